@@ -1,0 +1,127 @@
+package app
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestSmokeRealWindow starts the real binary in a real X window under Xvfb and
+// checks that it stays alive and draws the demo puzzle. `make smoke` (part of
+// `make test`) runs it when Xvfb and xwd are installed.
+func TestSmokeRealWindow(t *testing.T) {
+	if os.Getenv("JIGBENCH_SMOKE") == "" {
+		t.Skip("set JIGBENCH_SMOKE=1 (make smoke) to start a real window under Xvfb")
+	}
+	for _, tool := range []string{"Xvfb", "xwd"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s not installed", tool)
+		}
+	}
+	bin := filepath.Join(t.TempDir(), "jigbench")
+	build := exec.Command("go", "build", "-tags", "migrated_fynedo", "-o", bin, "..")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+
+	display := freeDisplay(t)
+	xvfb := exec.Command("Xvfb", display, "-screen", "0", "1440x900x24", "-nolisten", "tcp")
+	if err := xvfb.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { xvfb.Process.Kill(); xvfb.Wait() }()
+	waitFor(t, 10*time.Second, "Xvfb to start", func() bool {
+		_, err := os.Stat("/tmp/.X11-unix/X" + display[1:])
+		return err == nil
+	})
+
+	var appLog bytes.Buffer
+	jb := exec.Command(bin)
+	jb.Env = append(os.Environ(), "DISPLAY="+display, "LANG=en_US.UTF-8", "HOME="+t.TempDir())
+	jb.Stdout, jb.Stderr = &appLog, &appLog
+	if err := jb.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- jb.Wait() }()
+	defer func() {
+		jb.Process.Kill()
+		<-exited
+	}()
+
+	colours := 0
+	waitFor(t, 40*time.Second, "the window to show the demo puzzle", func() bool {
+		select {
+		case err := <-exited:
+			t.Fatalf("jigbench exited (%v) before drawing:\n%s", err, appLog.String())
+		default:
+		}
+		shot, err := exec.Command("xwd", "-root", "-silent", "-display", display).Output()
+		if err != nil {
+			return false
+		}
+		colours, err = distinctColours(shot)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// An empty screen has 1 colour and a bare window a few dozen; a puzzle, thousands.
+		return colours > 1000
+	})
+	t.Logf("smoke: window alive, %d distinct colours on screen", colours)
+}
+
+func freeDisplay(t *testing.T) string {
+	for n := 90; n < 140; n++ {
+		if _, err := os.Stat(fmt.Sprintf("/tmp/.X%d-lock", n)); err == nil {
+			continue
+		}
+		if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
+			continue
+		}
+		return fmt.Sprintf(":%d", n)
+	}
+	t.Fatal("no free X display number")
+	return ""
+}
+
+func waitFor(t *testing.T, limit time.Duration, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up waiting %v for %s", limit, what)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
+// distinctColours counts the pixel values of an XWD dump (24 or 32 bits per pixel).
+func distinctColours(xwd []byte) (int, error) {
+	if len(xwd) < 100 {
+		return 0, fmt.Errorf("xwd output too short")
+	}
+	field := func(i int) int { return int(binary.BigEndian.Uint32(xwd[4*i:])) }
+	headerSize, width, height := field(0), field(4), field(5)
+	bpp, perLine, ncolors := field(11), field(12), field(19)
+	if bpp != 24 && bpp != 32 {
+		return 0, fmt.Errorf("xwd: %d bits per pixel, want 24 or 32", bpp)
+	}
+	start := headerSize + 12*ncolors
+	if start+height*perLine > len(xwd) {
+		return 0, fmt.Errorf("xwd: image runs past the data")
+	}
+	seen := map[[3]byte]bool{}
+	step := bpp / 8
+	for y := 0; y < height; y++ {
+		row := xwd[start+y*perLine:]
+		for x := 0; x < width; x++ {
+			seen[[3]byte(row[x*step:x*step+3])] = true
+		}
+	}
+	return len(seen), nil
+}

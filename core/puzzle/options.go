@@ -1,0 +1,70 @@
+// Package puzzle is the JigShape puzzle model: grid geometry, edge
+// polarities, tab shapes, the ID permutation, the sheet layout, the
+// instance.json format and the prompts. Everything here is a pure function of
+// (source hash, grid, seed, options, image size); pixels live in core/render.
+package puzzle
+
+import (
+	"fmt"
+	"math"
+)
+
+// Tab styles.
+const (
+	StyleSemicircle = "semicircle" // a half-disk, as in the JigShape paper
+	StyleClassic    = "classic"    // knob and neck from cubic Béziers, jittered per edge
+)
+
+// Limits of the generator.
+const (
+	MinGrid = 2
+	MaxGrid = 64
+	// MinPiecePixels is the smallest cell side that still shows a tab and a label.
+	MinPiecePixels = 12
+)
+
+// Options are the generator settings besides grid and seed.
+type Options struct {
+	Size     int     `json:"size"`      // longer side of the output image, px
+	TabStyle string  `json:"tab_style"` // StyleSemicircle or StyleClassic
+	TabRatio float64 `json:"tab_ratio"` // tab size as a fraction of the shorter cell side
+}
+
+// DefaultOptions are the paper's settings.
+func DefaultOptions() Options {
+	return Options{Size: 1024, TabStyle: StyleSemicircle, TabRatio: 0.2}
+}
+
+// maxTabRatio keeps neighbouring tabs of one cell from overlapping: two
+// half-disks on adjacent sides of a square cell touch at R = m/(2√2) ≈ 0.354m;
+// the classic knob is wider than it is tall, so it gets less room.
+func maxTabRatio(style string) float64 {
+	if style == StyleClassic {
+		return 0.25
+	}
+	return 0.33
+}
+
+// Validate reports the first setting out of range.
+func (o Options) Validate() error {
+	switch o.TabStyle {
+	case StyleSemicircle, StyleClassic:
+	default:
+		return fmt.Errorf("tab style %q is not one of %s, %s", o.TabStyle, StyleSemicircle, StyleClassic)
+	}
+	if o.Size < 64 || o.Size > 8192 {
+		return fmt.Errorf("size %d is outside 64–8192 px", o.Size)
+	}
+	if math.IsNaN(o.TabRatio) || o.TabRatio < 0.05 || o.TabRatio > maxTabRatio(o.TabStyle) {
+		return fmt.Errorf("tab ratio %g is outside 0.05–%g for %s tabs", o.TabRatio, maxTabRatio(o.TabStyle), o.TabStyle)
+	}
+	return nil
+}
+
+// ValidateGrid reports whether n is a supported grid size.
+func ValidateGrid(n int) error {
+	if n < MinGrid || n > MaxGrid {
+		return fmt.Errorf("grid %d is outside %d–%d", n, MinGrid, MaxGrid)
+	}
+	return nil
+}

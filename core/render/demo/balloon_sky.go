@@ -1,0 +1,141 @@
+package demo
+
+import (
+	"math"
+	"slices"
+)
+
+// balloonSky: hot-air balloons drifting in a huge clear morning sky over patchwork hills.
+func balloonSky() shader {
+	const horizon = 950.0
+	skyTop, skyMid, skyLow := hex(0x4f8fd0), hex(0xa9cdea), hex(0xf3e6cf)
+	hillFar := hex(0x7f9bab)
+	hedge := hex(0x2f4a2a)
+	fields := []rgb{hex(0x7fa650), hex(0xa9b85a), hex(0xd8c47a), hex(0x5f8f45), hex(0xc79f5a), hex(0x8cb46a)}
+	palettes := [][3]rgb{
+		{hex(0xd8392b), hex(0xf6c343), hex(0x2d4f9a)},
+		{hex(0x2f6fc0), hex(0xf4f1ea), hex(0xe2483d)},
+		{hex(0x3f9a5a), hex(0xf29a38), hex(0xf4f1ea)},
+		{hex(0x7b3fa0), hex(0xf6d04d), hex(0x2a9d8f)},
+		{hex(0xe76f51), hex(0x264653), hex(0xe9c46a)},
+		{hex(0xf4f1ea), hex(0xd33f49), hex(0x3a86c8)},
+	}
+	wicker := hex(0x6b4a2b)
+
+	type balloon struct{ x, y, r float64 }
+	r := newRand(11)
+	var bs []balloon
+	for len(bs) < 9 {
+		b := balloon{between(r, 120, 1800), between(r, 120, 700), 0}
+		b.r = 16 + float64(100*sq(r.Float64()))
+		ok := true
+		for _, o := range bs {
+			if length(b.x-o.x, b.y-o.y) < float64((b.r+o.r)*1.9) {
+				ok = false
+			}
+		}
+		if ok {
+			bs = append(bs, b)
+		}
+	}
+	// Small (far) balloons first, so near ones are drawn over them.
+	slices.SortStableFunc(bs, func(a, b balloon) int {
+		if a.r < b.r {
+			return -1
+		}
+		if a.r > b.r {
+			return 1
+		}
+		return 0
+	})
+
+	skyAt := func(y float64) rgb {
+		v := y / horizon
+		if v < 0.6 {
+			return mix(skyTop, skyMid, smoothstep(0, 0.6, v))
+		}
+		return mix(skyMid, skyLow, smoothstep(0.6, 1, v))
+	}
+
+	var sprites []sprite
+	for i, b := range bs {
+		pal := palettes[i%len(palettes)]
+		haze := float64(0.45 * (1 - b.r/120))
+		gores := 12.0
+		sprites = append(sprites, sprite{b.x - b.r - 2, b.y - b.r - 2, b.x + b.r + 2, b.y + float64(1.9*b.r) + 2, func(x, y float64) (rgb, float64) {
+			u, v := (x-b.x)/b.r, (y-b.y)/b.r
+			// Envelope: a sphere on top tapering to the mouth.
+			var w, sd float64
+			if v < 0.2 {
+				w = math.Sqrt(max(1-float64(v*v), 0))
+				sd = length(u, v) - 1
+			} else {
+				s := (v - 0.2) / 1.25
+				w = 0.98 - float64(0.72*float64(s*(1.4-float64(0.4*s))))
+				sd = float64((math.Abs(u) - w) * 0.85)
+			}
+			sd = max(sd, v-1.45)
+			var c rgb
+			a := cover(float64(sd * b.r))
+			if a > 0 {
+				q := clamp01(float64(u/max(w, 0.01)*0.5) + 0.5)
+				theta := atan2(float64(2*q)-1, math.Sqrt(max(1-sq(float64(2*q)-1), 0)))
+				g := float64((theta/pi + 0.5) * gores)
+				k := int(math.Floor(g))
+				c = pal[k&1]
+				if v > 0.1 && v < 0.32 {
+					c = pal[2]
+				}
+				seam := smoothstep(0.06, 0, math.Min(fract(g), 1-fract(g)))
+				c = c.scale(1 - float64(0.25*seam))
+				// Light from the upper left.
+				nz := math.Sqrt(max(1-sq(float64(2*q)-1), 0))
+				lit := float64(-0.45*(float64(2*q)-1)) - float64(0.35*v) + float64(0.8*nz)
+				c = c.scale(float64(0.55 + float64(0.5*clamp01(lit))))
+			}
+			// Basket and ropes.
+			ba := cover(box(x, y, b.x-float64(0.17*b.r), b.y+float64(1.62*b.r), b.x+float64(0.17*b.r), b.y+float64(1.88*b.r), float64(0.03*b.r)))
+			rw := max(float64(0.012*b.r), 0.5)
+			d1, _ := segment(x, y, b.x-float64(0.27*b.r), b.y+float64(1.45*b.r), b.x-float64(0.15*b.r), b.y+float64(1.62*b.r))
+			d2, _ := segment(x, y, b.x+float64(0.27*b.r), b.y+float64(1.45*b.r), b.x+float64(0.15*b.r), b.y+float64(1.62*b.r))
+			ra := float64(0.8 * cover(min(d1, d2)-rw))
+			if ba > 0 || ra > 0 {
+				c = mix(c, wicker, max(ba, ra))
+				a = max(a, ba, ra)
+			}
+			return mix(c, skyAt(y), haze), a
+		}})
+	}
+	air := newLayer(sprites)
+
+	far := newProfile(func(x float64) float64 { return horizon - float64(40*fbm1(x/300, 111, 3)) })
+	near := newProfile(func(x float64) float64 { return horizon + 70 - float64(90*fbm1(x/420, 113, 3)) })
+
+	// patchwork colours hills with fields in strips that grow towards the viewer,
+	// separated by hedges.
+	patchwork := func(x, s float64, seed uint32) rgb {
+		row := math.Sqrt(s / 6)
+		k := int(math.Floor(row))
+		wdt := 90 + float64(45*float64(k))
+		xs := x + float64(wdt*rnd(k, 0, seed))
+		j := int(math.Floor(xs / wdt))
+		c := fields[hash(j, k, seed)%uint32(len(fields))]
+		c = c.scale(float64(0.92 + float64(0.12*noise(x/9, s/4, seed))))
+		// Distances in pixels to the strip's and the field's edges (s = 6·row²).
+		dRow := float64(min(fract(row), 1-fract(row)) * float64(12*row))
+		dCol := float64(min(fract(xs/wdt), 1-fract(xs/wdt)) * wdt)
+		return mix(c, hedge, float64(0.85*cover(min(dRow, dCol)-0.6-float64(0.12*row))))
+	}
+
+	return func(x, y float64) rgb {
+		c := skyAt(y)
+		if a := far.cover(x, y); a > 0 {
+			c = mix(c, mix(hillFar, skyLow, float64(0.4*smoothstep(far.at(x), horizon+30, y))), a)
+		}
+		if a := near.cover(x, y); a > 0 {
+			p := patchwork(x, near.depth(x, y), 115)
+			c = mix(c, mix(p, skyLow, float64(0.25*smoothstep(1200, near.at(x), y))), a)
+		}
+		return air.over(x, y, c)
+	}
+}

@@ -1,0 +1,152 @@
+package render
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+
+	"github.com/jigbench/jigbench/core/puzzle"
+)
+
+// Generated is one instance in memory: its geometry, instance.json and images.
+type Generated struct {
+	Puzzle   *puzzle.Puzzle
+	Instance *puzzle.Instance
+	Solved   *image.RGBA // the answer: resized, cropped source
+	Shape    *image.RGBA // shuffled sheet, tab-and-blank pieces
+	Rect     *image.RGBA // the same sheet with straight cuts
+	Note     string      // something worth telling the user, or ""
+}
+
+// Generate builds the instance of src at grid n with seed and options.
+func Generate(src *Source, n int, seed uint64, opt puzzle.Options) (*Generated, error) {
+	if err := puzzle.ValidateGrid(n); err != nil {
+		return nil, err
+	}
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
+	prep, err := Prepare(src, opt.Size, n)
+	if err != nil {
+		return nil, err
+	}
+	b := prep.Image.Rect
+	p, err := puzzle.New(n, seed, src.SHA256, b.Dx(), b.Dy(), opt)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", src.Name, err)
+	}
+	return &Generated{
+		Puzzle:   p,
+		Instance: p.Instance(src.Name, src.Width, src.Height),
+		Solved:   prep.Image,
+		Shape:    Sheet(p, prep.Image, true, DefaultSheet),
+		Rect:     Sheet(p, prep.Image, false, DefaultSheet),
+		Note:     prep.Note,
+	}, nil
+}
+
+// Instance file names (jigshape.md §2).
+const (
+	FileInstance   = "instance.json"
+	FileShape      = "shape.png"
+	FileRect       = "rect.png"
+	FileSolved     = "solved.png"
+	FilePromptShap = "prompt-shape.txt"
+	FilePromptRect = "prompt-rect.txt"
+)
+
+// pngEncoder writes fast, as every instance file does: BestSpeed costs a
+// little size and saves most of the encoding time.
+var pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed}
+
+// EncodePNG encodes img as the instance files do.
+func EncodePNG(img image.Image) ([]byte, error) {
+	var b bytes.Buffer
+	if err := pngEncoder.Encode(&b, img); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// Files returns the instance folder's files by name.
+func (g *Generated) Files() (map[string][]byte, error) {
+	js, err := g.Instance.MarshalIndent()
+	if err != nil {
+		return nil, err
+	}
+	files := map[string][]byte{
+		FileInstance:   js,
+		FilePromptShap: []byte(puzzle.Prompt(g.Puzzle.N, puzzle.ConditionShape)),
+		FilePromptRect: []byte(puzzle.Prompt(g.Puzzle.N, puzzle.ConditionRect)),
+	}
+	for name, img := range map[string]*image.RGBA{FileShape: g.Shape, FileRect: g.Rect, FileSolved: g.Solved} {
+		data, err := EncodePNG(img)
+		if err != nil {
+			return nil, fmt.Errorf("encode %s: %w", name, err)
+		}
+		files[name] = data
+	}
+	return files, nil
+}
+
+// WriteDir writes the instance to out/<id>/ and returns that path. The folder
+// appears complete or not at all: files go to a temporary folder that is
+// renamed into place. An existing instance folder of the same ID is replaced.
+func (g *Generated) WriteDir(out string) (string, error) {
+	files, err := g.Files()
+	if err != nil {
+		return "", err
+	}
+	return WriteInstanceDir(out, g.Instance.ID, files)
+}
+
+// WriteInstanceDir writes files into out/id/ atomically (see WriteDir).
+func WriteInstanceDir(out, id string, files map[string][]byte) (string, error) {
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return "", fmt.Errorf("create output folder: %w", unwrapPathError(err))
+	}
+	final := filepath.Join(out, id)
+	tmp, err := os.MkdirTemp(out, "."+id+".tmp-")
+	if err != nil {
+		return "", fmt.Errorf("write into %s: %w", out, unwrapPathError(err))
+	}
+	defer os.RemoveAll(tmp) // a no-op after the rename
+	for name, data := range files {
+		if err := writeFile(filepath.Join(tmp, name), data); err != nil {
+			return "", err
+		}
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(final); err == nil {
+		if _, err := os.Stat(filepath.Join(final, FileInstance)); err != nil {
+			return "", fmt.Errorf("%s exists and is not an instance folder; move it away first", final)
+		}
+		if err := os.RemoveAll(final); err != nil {
+			return "", fmt.Errorf("replace %s: %w", final, unwrapPathError(err))
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return "", err
+	}
+	if err := os.Rename(tmp, final); err != nil {
+		return "", fmt.Errorf("finish %s: %w", final, unwrapPathError(err))
+	}
+	return final, nil
+}
+
+func writeFile(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, unwrapPathError(err))
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, unwrapPathError(err))
+	}
+	return f.Close()
+}

@@ -1,0 +1,194 @@
+package render
+
+import (
+	"bytes"
+	"image"
+	"image/png"
+	"strconv"
+	"sync"
+
+	"github.com/jigbench/jigbench/resources"
+)
+
+// Piece labels are drawn from a pre-rendered atlas of the digits 0–9 (Go
+// Bold, resources/digits.png) scaled down with the integer box filter, so a
+// label's pixels never depend on a platform's floating point.
+
+var atlas struct {
+	once   sync.Once
+	img    *image.Gray
+	cellW  int
+	err    error
+	mu     sync.Mutex
+	scaled map[int]*digitSet
+}
+
+// digitSet is the ten digits at one height, each w wide.
+type digitSet struct {
+	w, h  int
+	glyph [10][]uint8 // coverage, row-major w×h
+}
+
+func loadAtlas() {
+	atlas.once.Do(func() {
+		img, err := png.Decode(bytes.NewReader(resources.Digits))
+		if err != nil {
+			atlas.err = err
+			return
+		}
+		g, ok := img.(*image.Gray)
+		if !ok {
+			panic("resources/digits.png must be 8-bit grey") // a build error, not user input
+		}
+		atlas.img = g
+		atlas.cellW = g.Rect.Dx() / 10
+		atlas.scaled = map[int]*digitSet{}
+	})
+}
+
+// digitsAt returns the digits scaled to height h px (cached).
+func digitsAt(h int) *digitSet {
+	loadAtlas()
+	if atlas.err != nil {
+		panic("resources/digits.png: " + atlas.err.Error())
+	}
+	atlas.mu.Lock()
+	defer atlas.mu.Unlock()
+	if d, ok := atlas.scaled[h]; ok {
+		return d
+	}
+	src := atlas.img
+	sh := src.Rect.Dy()
+	w := max(1, (atlas.cellW*h+sh/2)/sh)
+	d := &digitSet{w: w, h: h}
+	xt, yt := boxWeights(atlas.cellW, w), boxWeights(sh, h)
+	for i := range 10 {
+		d.glyph[i] = boxResizeGray(src.Pix[i*atlas.cellW:], src.Stride, sh, xt, yt)
+	}
+	atlas.scaled[h] = d
+	return d
+}
+
+// boxResizeGray area-averages one 8-bit channel with precomputed taps.
+func boxResizeGray(pix []uint8, stride, sh int, xt, yt []boxTaps) []uint8 {
+	w, h := len(xt), len(yt)
+	mid := make([]uint32, w*sh) // value × 65536
+	for y := 0; y < sh; y++ {
+		row := pix[y*stride:]
+		for x, t := range xt {
+			var acc uint32
+			for k, wt := range t.weights {
+				acc += wt * uint32(row[t.first+k])
+			}
+			mid[y*w+x] = (acc + 128) >> 8
+		}
+	}
+	out := make([]uint8, w*h)
+	for y, t := range yt {
+		for x := 0; x < w; x++ {
+			var acc uint64
+			for k, wt := range t.weights {
+				acc += uint64(wt) * uint64(mid[(t.first+k)*w+x])
+			}
+			out[y*w+x] = uint8((acc + 1<<23) >> 24)
+		}
+	}
+	return out
+}
+
+// labelStyle sizes the labels of one sheet so the widest ID fits its piece.
+type labelStyle struct {
+	digitH     int // height of a digit, px
+	padX, padY int
+	gap        int // between digits
+}
+
+// newLabelStyle picks the digit height: 30 % of the shorter cell side
+// (7–40 px), reduced until the widest label fits in 85 % of the cell width.
+func newLabelStyle(pieceW, pieceH, maxID int) labelStyle {
+	loadAtlas()
+	digits := len(strconv.Itoa(maxID))
+	m := min(pieceW, pieceH)
+	h := min(40, max(7, (3*m+5)/10))
+	for {
+		s := labelStyle{digitH: h, padX: max(2, (h+2)/3), padY: max(1, (h+3)/5), gap: max(1, h/12)}
+		if h <= 6 || s.size(digits).X <= (85*pieceW)/100 {
+			return s
+		}
+		h--
+	}
+}
+
+// size is the pill's size for a label of n digits.
+func (s labelStyle) size(n int) image.Point {
+	cw := max(1, (atlas.cellW*s.digitH+atlas.img.Rect.Dy()/2)/atlas.img.Rect.Dy())
+	return image.Pt(n*cw+(n-1)*s.gap+2*s.padX, s.digitH+2*s.padY)
+}
+
+// Label colours: a near-white pill with near-black digits.
+var (
+	labelFill = [3]uint8{255, 255, 255}
+	labelInk  = [3]uint8{17, 17, 17}
+)
+
+const labelFillAlpha = 224
+
+// drawLabel draws text centred at (cx, cy) on dst.
+func drawLabel(dst *image.RGBA, s labelStyle, cx, cy int, text string) {
+	size := s.size(len(text))
+	r := image.Rectangle{Min: image.Pt(cx-size.X/2, cy-size.Y/2)}
+	r.Max = r.Min.Add(size)
+	fillPill(dst, r, labelFill, labelFillAlpha)
+	d := digitsAt(s.digitH)
+	x := r.Min.X + s.padX
+	y := r.Min.Y + s.padY
+	for _, ch := range text {
+		g := d.glyph[ch-'0']
+		for gy := 0; gy < d.h; gy++ {
+			for gx := 0; gx < d.w; gx++ {
+				blend(dst, x+gx, y+gy, labelInk, g[gy*d.w+gx])
+			}
+		}
+		x += d.w + s.gap
+	}
+}
+
+// fillPill fills a rectangle with fully rounded ends (radius h/2, at most
+// w/2), anti-aliased by 4×4 supersampling in integer arithmetic.
+func fillPill(dst *image.RGBA, r image.Rectangle, c [3]uint8, alpha int) {
+	w, h := r.Dx(), r.Dy()
+	rad := min(w, h) / 2 // in px; in quarter-pixel units below
+	r4 := 4 * rad
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			cover := 0
+			for sy := 0; sy < 4; sy++ {
+				for sx := 0; sx < 4; sx++ {
+					// subsample centre in units of 1/8 px, relative to the nearest corner circle's centre
+					px, py := 8*x+2*sx+1, 8*y+2*sy+1
+					dx := max(0, 2*r4-px, px-(8*w-2*r4))
+					dy := max(0, 2*r4-py, py-(8*h-2*r4))
+					if dx*dx+dy*dy <= 4*r4*r4 {
+						cover++
+					}
+				}
+			}
+			if cover > 0 {
+				blend(dst, r.Min.X+x, r.Min.Y+y, c, uint8((alpha*cover+8)/16))
+			}
+		}
+	}
+}
+
+// blend paints colour c over dst's pixel (x, y) with opacity a/255.
+func blend(dst *image.RGBA, x, y int, c [3]uint8, a uint8) {
+	if a == 0 || !(image.Point{x, y}.In(dst.Rect)) {
+		return
+	}
+	i := dst.PixOffset(x, y)
+	p := dst.Pix[i : i+3 : i+3]
+	ia := 255 - uint32(a)
+	for k := range 3 {
+		p[k] = uint8((uint32(c[k])*uint32(a) + uint32(p[k])*ia + 127) / 255)
+	}
+}

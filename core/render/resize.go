@@ -1,0 +1,150 @@
+package render
+
+import (
+	"fmt"
+	"image"
+)
+
+// Prepared is the solved image of an instance: the source, oriented, scaled
+// so its longer side is at most size and centre-cropped to multiples of N.
+type Prepared struct {
+	Image *image.RGBA
+	// Note says what a person should know, e.g. that a small source was not enlarged.
+	Note string
+}
+
+// Prepare scales and crops src for an n×n puzzle with the given longer side.
+//
+// Downscaling averages the source pixels each output pixel covers (a box
+// filter over exact pixel fractions, in integer arithmetic): alias-free,
+// cheap, and the same bytes on every platform. A source smaller than size is
+// never enlarged; the note says so.
+func Prepare(src *Source, size, n int) (*Prepared, error) {
+	w, h := src.Width, src.Height // as displayed
+	long, short := max(w, h), min(w, h)
+	out := &Prepared{}
+	tw, th := w, h
+	if long > size {
+		s := (short*size + long/2) / long // the shorter side, rounded half up
+		if w >= h {
+			tw, th = size, s
+		} else {
+			tw, th = s, size
+		}
+	} else if long < size {
+		out.Note = fmt.Sprintf("the source is %d×%d, smaller than size %d; it was not enlarged", w, h, size)
+	}
+	cw, ch := tw-tw%n, th-th%n
+	if cw/n < 1 || ch/n < 1 {
+		return nil, fmt.Errorf("%s: the image (%d×%d after scaling) is too small for a %d×%d grid", src.Name, tw, th, n, n)
+	}
+
+	// Resize in the stored orientation, then orient the small result.
+	rw, rh := tw, th
+	if src.orientation >= 5 {
+		rw, rh = th, tw
+	}
+	rgba, ok := src.img.(*image.RGBA)
+	if !ok || rgba.Rect.Min != (image.Point{}) {
+		rgba = toRGBA(src.img)
+	}
+	scaled := rgba
+	if rw != rgba.Rect.Dx() || rh != rgba.Rect.Dy() {
+		scaled = boxResize(rgba, rw, rh)
+	}
+	scaled = orient(scaled, src.orientation)
+	out.Image = crop(scaled, image.Rect(0, 0, cw, ch).Add(image.Pt((tw-cw)/2, (th-ch)/2)))
+	return out, nil
+}
+
+// crop copies r out of src into a new image with origin (0, 0).
+func crop(src *image.RGBA, r image.Rectangle) *image.RGBA {
+	dst := image.NewRGBA(image.Rect(0, 0, r.Dx(), r.Dy()))
+	for y := 0; y < r.Dy(); y++ {
+		si := src.PixOffset(r.Min.X, r.Min.Y+y)
+		copy(dst.Pix[y*dst.Stride:y*dst.Stride+4*r.Dx()], src.Pix[si:si+4*r.Dx()])
+	}
+	return dst
+}
+
+// boxTaps are the source pixels (from first, len(weights) of them) that an
+// output pixel covers, with weights in 1/65536 that sum to exactly 65536.
+type boxTaps struct {
+	first   int
+	weights []uint32
+}
+
+// boxWeights computes the taps of each of dst output pixels over src input
+// pixels (dst ≤ src). In units of 1/dst of an input pixel, output i covers
+// [i·src, (i+1)·src) and input j covers [j·dst, (j+1)·dst).
+func boxWeights(src, dst int) []boxTaps {
+	taps := make([]boxTaps, dst)
+	for i := range taps {
+		lo, hi := i*src, (i+1)*src
+		j0, j1 := lo/dst, (hi-1)/dst
+		t := boxTaps{first: j0, weights: make([]uint32, j1-j0+1)}
+		var sum uint32
+		big := 0
+		for j := j0; j <= j1; j++ {
+			overlap := min(hi, (j+1)*dst) - max(lo, j*dst)
+			w := uint32((uint64(overlap)<<16 + uint64(src)/2) / uint64(src))
+			t.weights[j-j0] = w
+			sum += w
+			if w > t.weights[big] {
+				big = j - j0
+			}
+		}
+		t.weights[big] += 1<<16 - sum // the rounding remainder, so weights sum to one
+		taps[i] = t
+	}
+	return taps
+}
+
+// boxResize area-averages src (origin (0,0)) down to w×h.
+func boxResize(src *image.RGBA, w, h int) *image.RGBA {
+	sw, sh := src.Rect.Dx(), src.Rect.Dy()
+	xt := boxWeights(sw, w)
+	yt := boxWeights(sh, h)
+
+	// Horizontal pass: every source row to w pixels, kept as value×256.
+	mid := make([]uint16, 4*w*sh)
+	for y := 0; y < sh; y++ {
+		row := src.Pix[y*src.Stride : y*src.Stride+4*sw]
+		out := mid[4*w*y : 4*w*(y+1)]
+		for x, t := range xt {
+			var r, g, b, a uint32
+			p := row[4*t.first:]
+			for k, wt := range t.weights {
+				q := p[4*k : 4*k+4 : 4*k+4]
+				r += wt * uint32(q[0])
+				g += wt * uint32(q[1])
+				b += wt * uint32(q[2])
+				a += wt * uint32(q[3])
+			}
+			o := out[4*x : 4*x+4 : 4*x+4]
+			o[0] = uint16((r + 128) >> 8)
+			o[1] = uint16((g + 128) >> 8)
+			o[2] = uint16((b + 128) >> 8)
+			o[3] = uint16((a + 128) >> 8)
+		}
+	}
+
+	// Vertical pass: columns of the intermediate down to h rows.
+	dst := image.NewRGBA(image.Rect(0, 0, w, h))
+	acc := make([]uint64, 4*w)
+	for y, t := range yt {
+		clear(acc)
+		for k, wt := range t.weights {
+			in := mid[4*w*(t.first+k) : 4*w*(t.first+k+1)]
+			w64 := uint64(wt)
+			for i, v := range in {
+				acc[i] += w64 * uint64(v)
+			}
+		}
+		out := dst.Pix[y*dst.Stride : y*dst.Stride+4*w]
+		for i, v := range acc {
+			out[i] = uint8((v + 1<<23) >> 24)
+		}
+	}
+	return dst
+}
