@@ -1,6 +1,9 @@
 package app
 
-import "github.com/jigbench/jigbench/ui"
+import (
+	_ "github.com/jigbench/jigbench/app/locale" // before Fyne reads the locale
+	"github.com/jigbench/jigbench/ui"
+)
 
 // runGUI opens the desktop app and returns when its window closes.
 func runGUI() int {

@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -23,11 +25,7 @@ func TestSmokeRealWindow(t *testing.T) {
 			t.Skipf("%s not installed", tool)
 		}
 	}
-	bin := filepath.Join(t.TempDir(), "jigbench")
-	build := exec.Command("go", "build", "-tags", "migrated_fynedo", "-o", bin, "..")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
 
 	display := freeDisplay(t)
 	xvfb := exec.Command("Xvfb", display, "-screen", "0", "1440x900x24", "-nolisten", "tcp")
@@ -73,6 +71,71 @@ func TestSmokeRealWindow(t *testing.T) {
 		return colours > 1000
 	})
 	t.Logf("smoke: window alive, %d distinct colours on screen", colours)
+}
+
+var built struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// buildBinary builds the real jigbench binary once per test run.
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	built.once.Do(func() {
+		dir, err := os.MkdirTemp("", "jigbench-bin-")
+		if err != nil {
+			built.err = err
+			return
+		}
+		built.path = filepath.Join(dir, "jigbench")
+		out, err := exec.Command("go", "build", "-tags", "migrated_fynedo", "-o", built.path, "..").CombinedOutput()
+		if err != nil {
+			built.err = fmt.Errorf("build: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
+	}
+	return built.path
+}
+
+// TestHeadlessStderrIsClean runs the real binary under LANG=C, the server
+// default: a headless command must print nothing but its own output, and an
+// error exactly one line.
+func TestHeadlessStderrIsClean(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildBinary(t)
+	for _, tc := range []struct {
+		args     []string
+		code     int
+		errLines int
+	}{
+		{[]string{"version"}, 0, 0},
+		{[]string{"demo", "list"}, 0, 0},
+		{[]string{"generate", "--image", "/nonexistent.png", "--grid", "4", "--seed", "1", "--out", t.TempDir()}, 1, 1},
+	} {
+		cmd := exec.Command(bin, tc.args...)
+		cmd.Env = append(os.Environ(), "LANG=C", "LC_ALL=")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		lines := 0
+		if s := stderr.String(); s != "" {
+			lines = len(strings.Split(strings.TrimRight(s, "\n"), "\n"))
+		}
+		if code != tc.code || lines != tc.errLines {
+			t.Errorf("%v: exit %d with stderr %q; want exit %d and %d line(s)", tc.args, code, stderr.String(), tc.code, tc.errLines)
+		}
+	}
 }
 
 func freeDisplay(t *testing.T) string {

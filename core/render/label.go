@@ -61,46 +61,19 @@ func digitsAt(h int) *digitSet {
 	sh := src.Rect.Dy()
 	w := max(1, (atlas.cellW*h+sh/2)/sh)
 	d := &digitSet{w: w, h: h}
-	xt, yt := boxWeights(atlas.cellW, w), boxWeights(sh, h)
 	for i := range 10 {
-		d.glyph[i] = boxResizeGray(src.Pix[i*atlas.cellW:], src.Stride, sh, xt, yt)
+		d.glyph[i] = boxPlane(src.Pix[i*atlas.cellW:], src.Stride, atlas.cellW, sh, w, h)
 	}
 	atlas.scaled[h] = d
 	return d
-}
-
-// boxResizeGray area-averages one 8-bit channel with precomputed taps.
-func boxResizeGray(pix []uint8, stride, sh int, xt, yt []boxTaps) []uint8 {
-	w, h := len(xt), len(yt)
-	mid := make([]uint32, w*sh) // value × 65536
-	for y := 0; y < sh; y++ {
-		row := pix[y*stride:]
-		for x, t := range xt {
-			var acc uint32
-			for k, wt := range t.weights {
-				acc += wt * uint32(row[t.first+k])
-			}
-			mid[y*w+x] = (acc + 128) >> 8
-		}
-	}
-	out := make([]uint8, w*h)
-	for y, t := range yt {
-		for x := 0; x < w; x++ {
-			var acc uint64
-			for k, wt := range t.weights {
-				acc += uint64(wt) * uint64(mid[(t.first+k)*w+x])
-			}
-			out[y*w+x] = uint8((acc + 1<<23) >> 24)
-		}
-	}
-	return out
 }
 
 // labelStyle sizes the labels of one sheet so the widest ID fits its piece.
 type labelStyle struct {
 	digitH     int // height of a digit, px
 	padX, padY int
-	gap        int // between digits
+	gap        int             // between digits
+	pills      map[int][]uint8 // pill coverage (0–16) by label length
 }
 
 // newLabelStyle picks the digit height: 30 % of the shorter cell side
@@ -111,7 +84,7 @@ func newLabelStyle(pieceW, pieceH, maxID int) labelStyle {
 	m := min(pieceW, pieceH)
 	h := min(40, max(7, (3*m+5)/10))
 	for {
-		s := labelStyle{digitH: h, padX: max(2, (h+2)/3), padY: max(1, (h+3)/5), gap: max(1, h/12)}
+		s := labelStyle{digitH: h, padX: max(2, (h+2)/3), padY: max(1, (h+3)/5), gap: max(1, h/12), pills: map[int][]uint8{}}
 		if h <= 6 || s.size(digits).X <= (85*pieceW)/100 {
 			return s
 		}
@@ -136,12 +109,22 @@ const labelFillAlpha = 224
 // drawLabel draws text centred at (cx, cy) on dst.
 func drawLabel(dst *image.RGBA, s labelStyle, cx, cy int, text string) {
 	size := s.size(len(text))
-	r := image.Rectangle{Min: image.Pt(cx-size.X/2, cy-size.Y/2)}
-	r.Max = r.Min.Add(size)
-	fillPill(dst, r, labelFill, labelFillAlpha)
+	pill, ok := s.pills[len(text)]
+	if !ok {
+		pill = pillCoverage(size.X, size.Y)
+		s.pills[len(text)] = pill
+	}
+	x0, y0 := cx-size.X/2, cy-size.Y/2
+	for y := 0; y < size.Y; y++ {
+		for x := 0; x < size.X; x++ {
+			if c := int(pill[y*size.X+x]); c > 0 {
+				blend(dst, x0+x, y0+y, labelFill, uint8((labelFillAlpha*c+8)/16))
+			}
+		}
+	}
 	d := digitsAt(s.digitH)
-	x := r.Min.X + s.padX
-	y := r.Min.Y + s.padY
+	x := x0 + s.padX
+	y := y0 + s.padY
 	for _, ch := range text {
 		g := d.glyph[ch-'0']
 		for gy := 0; gy < d.h; gy++ {
@@ -153,18 +136,18 @@ func drawLabel(dst *image.RGBA, s labelStyle, cx, cy int, text string) {
 	}
 }
 
-// fillPill fills a rectangle with fully rounded ends (radius h/2, at most
-// w/2), anti-aliased by 4×4 supersampling in integer arithmetic.
-func fillPill(dst *image.RGBA, r image.Rectangle, c [3]uint8, alpha int) {
-	w, h := r.Dx(), r.Dy()
-	rad := min(w, h) / 2 // in px; in quarter-pixel units below
-	r4 := 4 * rad
+// pillCoverage is the w×h coverage (in sixteenths) of a rectangle with fully
+// rounded ends (radius h/2, at most w/2), from 4×4 samples per pixel in
+// integer arithmetic.
+func pillCoverage(w, h int) []uint8 {
+	out := make([]uint8, w*h)
+	r4 := 4 * (min(w, h) / 2) // the radius in quarter pixels
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
 			cover := 0
 			for sy := 0; sy < 4; sy++ {
 				for sx := 0; sx < 4; sx++ {
-					// subsample centre in units of 1/8 px, relative to the nearest corner circle's centre
+					// subsample centre in eighths of a pixel, distance to the nearest corner circle's centre
 					px, py := 8*x+2*sx+1, 8*y+2*sy+1
 					dx := max(0, 2*r4-px, px-(8*w-2*r4))
 					dy := max(0, 2*r4-py, py-(8*h-2*r4))
@@ -173,11 +156,10 @@ func fillPill(dst *image.RGBA, r image.Rectangle, c [3]uint8, alpha int) {
 					}
 				}
 			}
-			if cover > 0 {
-				blend(dst, r.Min.X+x, r.Min.Y+y, c, uint8((alpha*cover+8)/16))
-			}
+			out[y*w+x] = uint8(cover)
 		}
 	}
+	return out
 }
 
 // blend paints colour c over dst's pixel (x, y) with opacity a/255.

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"image"
+	"image/color"
 )
 
 // Prepared is the solved image of an instance: the source, oriented, scaled
@@ -44,17 +45,100 @@ func Prepare(src *Source, size, n int) (*Prepared, error) {
 	if src.orientation >= 5 {
 		rw, rh = th, tw
 	}
-	rgba, ok := src.img.(*image.RGBA)
-	if !ok || rgba.Rect.Min != (image.Point{}) {
-		rgba = toRGBA(src.img)
-	}
-	scaled := rgba
-	if rw != rgba.Rect.Dx() || rh != rgba.Rect.Dy() {
-		scaled = boxResize(rgba, rw, rh)
-	}
+	scaled := resizeTo(src.img, rw, rh)
 	scaled = orient(scaled, src.orientation)
 	out.Image = crop(scaled, image.Rect(0, 0, cw, ch).Add(image.Pt((tw-cw)/2, (th-ch)/2)))
 	return out, nil
+}
+
+// resizeTo scales img (stored orientation) to exactly w×h, w and h no larger
+// than its own size. JPEG's YCbCr is averaged plane by plane at its own
+// resolution and converted at the end, which skips a full-size RGB copy.
+func resizeTo(img image.Image, w, h int) *image.RGBA {
+	b := img.Bounds()
+	if yc, ok := img.(*image.YCbCr); ok && b.Min == (image.Point{}) && (w != b.Dx() || h != b.Dy()) {
+		if out, ok := boxResizeYCbCr(yc, w, h); ok {
+			return out
+		}
+	}
+	rgba, ok := img.(*image.RGBA)
+	if !ok || b.Min != (image.Point{}) {
+		rgba = toRGBA(img)
+	}
+	if w == b.Dx() && h == b.Dy() {
+		return rgba
+	}
+	return boxResize(rgba, w, h)
+}
+
+// boxResizeYCbCr averages each plane down to w×h and converts to RGB; false
+// when a chroma plane is smaller than the output (it would need enlarging).
+func boxResizeYCbCr(src *image.YCbCr, w, h int) (*image.RGBA, bool) {
+	sw, sh := src.Rect.Dx(), src.Rect.Dy()
+	cw, ch := sw, sh
+	switch src.SubsampleRatio {
+	case image.YCbCrSubsampleRatio444:
+	case image.YCbCrSubsampleRatio422:
+		cw = (sw + 1) / 2
+	case image.YCbCrSubsampleRatio420:
+		cw, ch = (sw+1)/2, (sh+1)/2
+	case image.YCbCrSubsampleRatio440:
+		ch = (sh + 1) / 2
+	case image.YCbCrSubsampleRatio411:
+		cw = (sw + 3) / 4
+	case image.YCbCrSubsampleRatio410:
+		cw, ch = (sw+3)/4, (sh+1)/2
+	default:
+		return nil, false
+	}
+	if cw < w || ch < h {
+		return nil, false
+	}
+	y := boxPlane(src.Y, src.YStride, sw, sh, w, h)
+	cb := boxPlane(src.Cb, src.CStride, cw, ch, w, h)
+	cr := boxPlane(src.Cr, src.CStride, cw, ch, w, h)
+	dst := image.NewRGBA(image.Rect(0, 0, w, h))
+	for i := range y {
+		r, g, b := color.YCbCrToRGB(y[i], cb[i], cr[i])
+		p := dst.Pix[4*i : 4*i+4 : 4*i+4]
+		p[0], p[1], p[2], p[3] = r, g, b, 0xFF
+	}
+	return dst, true
+}
+
+// boxPlane area-averages one 8-bit plane (sw×sh, stride) down to w×h.
+func boxPlane(pix []uint8, stride, sw, sh, w, h int) []uint8 {
+	xt, yt := boxWeights(sw, w), boxWeights(sh, h)
+	mid := make([]uint16, w*sh) // value × 256
+	for y := 0; y < sh; y++ {
+		row := pix[y*stride : y*stride+sw]
+		out := mid[y*w : (y+1)*w]
+		for x, t := range xt {
+			var acc uint32
+			in := row[t.first : t.first+len(t.weights)]
+			for k, wt := range t.weights {
+				acc += wt * uint32(in[k])
+			}
+			out[x] = uint16((acc + 128) >> 8)
+		}
+	}
+	dst := make([]uint8, w*h)
+	acc := make([]uint64, w)
+	for y, t := range yt {
+		clear(acc)
+		for k, wt := range t.weights {
+			in := mid[(t.first+k)*w : (t.first+k+1)*w]
+			w64 := uint64(wt)
+			for i, v := range in {
+				acc[i] += w64 * uint64(v)
+			}
+		}
+		out := dst[y*w : (y+1)*w]
+		for i, v := range acc {
+			out[i] = uint8((v + 1<<23) >> 24)
+		}
+	}
+	return dst
 }
 
 // crop copies r out of src into a new image with origin (0, 0).

@@ -35,10 +35,7 @@ const (
 func Sheet(p *puzzle.Puzzle, solved *image.RGBA, shaped bool, o SheetOptions) *image.RGBA {
 	l := p.Layout
 	sheet := image.NewRGBA(image.Rect(0, 0, l.SheetWidth, l.SheetHeight))
-	bg := SheetBackground
-	for i := 0; i < len(sheet.Pix); i += 4 {
-		sheet.Pix[i], sheet.Pix[i+1], sheet.Pix[i+2], sheet.Pix[i+3] = bg[0], bg[1], bg[2], 0xFF
-	}
+	fillRGB(sheet, SheetBackground)
 	var ls labelStyle
 	if o.Labels {
 		ls = newLabelStyle(p.PieceW, p.PieceH, p.N*p.N-1)
@@ -72,21 +69,42 @@ func drawPiece(dst, solved *image.RGBA, m *image.Alpha, off image.Point, outline
 	if !outline {
 		return
 	}
-	in := func(x, y int) bool {
-		return image.Pt(x, y).In(b) && m.Pix[m.PixOffset(x, y)] != 0
+	// A copy of the mask with a two-pixel empty border makes every
+	// neighbour lookup a plain index.
+	pw, ph := b.Dx()+4, b.Dy()+4
+	in := make([]bool, pw*ph)
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		mrow := m.Pix[m.PixOffset(b.Min.X, y):]
+		prow := in[(y-b.Min.Y+2)*pw+2:]
+		for i := range b.Dx() {
+			prow[i] = mrow[i] != 0
+		}
 	}
-	for y := b.Min.Y - 1; y <= b.Max.Y; y++ {
-		for x := b.Min.X - 1; x <= b.Max.X; x++ {
-			inside := in(x, y)
-			edge := in(x-1, y) != inside || in(x+1, y) != inside || in(x, y-1) != inside || in(x, y+1) != inside
-			if !edge {
+	for py := 1; py < ph-1; py++ {
+		for px := 1; px < pw-1; px++ {
+			i := py*pw + px
+			v := in[i]
+			if in[i-1] == v && in[i+1] == v && in[i-pw] == v && in[i+pw] == v {
 				continue
 			}
-			if inside {
-				blend(dst, x+off.X, y+off.Y, outlineInk, outlineInner)
+			x, y := b.Min.X-2+px+off.X, b.Min.Y-2+py+off.Y
+			if v {
+				blend(dst, x, y, outlineInk, outlineInner)
 			} else {
-				blend(dst, x+off.X, y+off.Y, outlineInk, outlineOuter)
+				blend(dst, x, y, outlineInk, outlineOuter)
 			}
 		}
+	}
+}
+
+// fillRGB paints all of dst with an opaque colour: one row by hand, the rest
+// copied from it.
+func fillRGB(dst *image.RGBA, c [3]uint8) {
+	row := dst.Pix[:4*dst.Rect.Dx()]
+	for i := 0; i < len(row); i += 4 {
+		row[i], row[i+1], row[i+2], row[i+3] = c[0], c[1], c[2], 0xFF
+	}
+	for y := 1; y < dst.Rect.Dy(); y++ {
+		copy(dst.Pix[y*dst.Stride:], row)
 	}
 }

@@ -111,30 +111,62 @@ func balloonSky() shader {
 	far := newProfile(func(x float64) float64 { return horizon - float64(40*fbm1(x/300, 111, 3)) })
 	near := newProfile(func(x float64) float64 { return horizon + 70 - float64(90*fbm1(x/420, 113, 3)) })
 
-	// patchwork colours hills with fields in strips that grow towards the viewer,
-	// separated by hedges.
-	patchwork := func(x, s float64, seed uint32) rgb {
-		row := math.Sqrt(s / 6)
-		k := int(math.Floor(row))
-		wdt := 90 + float64(45*float64(k))
-		xs := x + float64(wdt*rnd(k, 0, seed))
-		j := int(math.Floor(xs / wdt))
-		c := fields[hash(j, k, seed)%uint32(len(fields))]
-		c = c.scale(float64(0.92 + float64(0.12*noise(x/9, s/4, seed))))
-		// Distances in pixels to the strip's and the field's edges (s = 6·row²).
-		dRow := float64(min(fract(row), 1-fract(row)) * float64(12*row))
-		dCol := float64(min(fract(xs/wdt), 1-fract(xs/wdt)) * wdt)
-		return mix(c, hedge, float64(0.85*cover(min(dRow, dCol)-0.6-float64(0.12*row))))
+	// fieldsAt colours the ground plane in perspective: Voronoi fields edged with
+	// hedges, and a tree on some of them.
+	const plane = 500.0 // focal length × eye height of the ground plane
+	fieldsAt := func(x, y float64) rgb {
+		Z := plane / (y - horizon + 30)
+		X := float64((x-960)*Z) / plane
+		gx, gz := float64(X*1.3), float64(Z*2)
+		ix, iz := int(math.Floor(gx)), int(math.Floor(gz))
+		best, second := 9.0, 9.0
+		var bx, bz int
+		for j := iz - 1; j <= iz+1; j++ {
+			for i := ix - 1; i <= ix+1; i++ {
+				px := float64(i) + float64(0.8*rnd(i, j, 117)) + 0.1
+				pz := float64(j) + float64(0.8*rnd(i, j, 119)) + 0.1
+				d := length(gx-px, gz-pz)
+				if d < best {
+					best, second, bx, bz = d, best, i, j
+				} else if d < second {
+					second = d
+				}
+			}
+		}
+		c := fields[hash(bx, bz, 121)%uint32(len(fields))]
+		c = c.scale(float64(0.93 + float64(0.1*noise(x/7, y/3, 123))))
+		// Hedges: a fixed width on the ground, so thinner with distance.
+		scale := plane / Z // pixels per ground unit
+		edge := float64(float64((second-best)*scale) * 0.3)
+		c = mix(c, hedge, float64(0.85*cover(edge-float64(0.012*scale))))
+		// Round trees stand on some fields' seed points; a tree can overlap the fields
+		// beyond it, so look at the neighbours too, far ones first.
+		for j := iz + 1; j >= iz-3; j-- {
+			for i := ix - 1; i <= ix+1; i++ {
+				if hash(i, j, 125)%3 != 0 {
+					continue
+				}
+				tx := (float64(i) + float64(0.8*rnd(i, j, 117)) + 0.1) / 1.3
+				tz := (float64(j) + float64(0.8*rnd(i, j, 119)) + 0.1) / 2
+				sx, sy := 960+float64(tx*plane)/tz, horizon-30+plane/tz
+				r := float64(0.1 * plane / tz)
+				d := length(x-sx, y-sy+r) - r
+				if d < 1 {
+					c = mix(c, hedge.scale(float64(1.3-float64(0.35*smoothstep(sy-float64(2*r), sy, y)))), cover(d))
+				}
+			}
+		}
+		return c
 	}
 
 	return func(x, y float64) rgb {
 		c := skyAt(y)
 		if a := far.cover(x, y); a > 0 {
-			c = mix(c, mix(hillFar, skyLow, float64(0.4*smoothstep(far.at(x), horizon+30, y))), a)
+			h := hillFar.scale(float64(0.94 + float64(0.12*fbm(x/30, y/12, 127, 2))))
+			c = mix(c, mix(h, skyLow, float64(0.4*smoothstep(far.at(x), horizon+30, y))), a)
 		}
 		if a := near.cover(x, y); a > 0 {
-			p := patchwork(x, near.depth(x, y), 115)
-			c = mix(c, mix(p, skyLow, float64(0.25*smoothstep(1200, near.at(x), y))), a)
+			c = mix(c, mix(fieldsAt(x, y), skyLow, float64(0.3*smoothstep(1150, near.at(x), y))), a)
 		}
 		return air.over(x, y, c)
 	}

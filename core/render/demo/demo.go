@@ -66,6 +66,8 @@ var scenes = []scene{
 	{"iceberg-bay", "tabular icebergs and drifting floes on a glassy polar bay", true, icebergBay},
 	{"balloon-sky", "hot-air balloons in a huge clear morning sky over patchwork hills", true, balloonSky},
 	{"moonlit-bay", "a full moon over a dark bay, a headland lighthouse and far shore lights", true, moonlitBay},
+	{"night-city", "a skyline at night, towers full of lit windows, mirrored in a harbour", false, nightCity},
+	{"flower-meadow", "a meadow thick with poppies, daisies and cornflowers below a line of trees", false, flowerMeadow},
 }
 
 // Names returns the demo image names in display order.

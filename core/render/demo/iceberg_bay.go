@@ -14,7 +14,7 @@ func icebergBay() shader {
 
 	// Three tabular bergs on a common waterline, each with a jagged top and a lit face
 	// turned to the sun on the left.
-	const waterline = horizon + 14
+	const waterline = horizon + 2
 	type berg struct{ x0, x1, h float64 }
 	bergs := []berg{{180, 640, 120}, {860, 1090, 70}, {1330, 1800, 150}}
 	bergTop := newProfile(func(x float64) float64 {
@@ -41,8 +41,8 @@ func icebergBay() shader {
 				// Lit towards the left end; vertical melt grooves; bluer near the water.
 				u := (x - b.x0) / (b.x1 - b.x0)
 				ice := mix(iceLit, iceShade, smoothstep(0.55, 0.95, u))
-				groove := noise(x/6, y/90, 95)
-				ice = mix(ice, iceShade, float64(0.35*smoothstep(0.5, 0.9, groove)))
+				groove := noise(x/11, y/140, 95)
+				ice = mix(ice, iceShade, float64(0.25*smoothstep(0.55, 0.9, groove)))
 				ice = mix(ice, iceDeep, float64(0.5*smoothstep(waterline-40, waterline, y)))
 				return mix(c, ice, a)
 			}
@@ -63,7 +63,7 @@ func icebergBay() shader {
 	floe := func(x, y float64) float64 {
 		Z := focal * eye / (y - horizon)
 		X := (x - 960) * Z / focal
-		return noise(X/4, Z/5, 99)
+		return fbm(X/3, Z/4, 99, 3)
 	}
 
 	return func(x, y float64) rgb {
@@ -84,7 +84,7 @@ func icebergBay() shader {
 		c = mix(c, deep, float64(0.55*smoothstep(0.1, 1, t)))
 		if d > 80 {
 			// Floes thin out towards the horizon, where they would only alias.
-			th := 0.68 + float64(0.12*smoothstep(250, 80, d))
+			th := 0.64 + float64(0.12*smoothstep(250, 80, d))
 			thick := 2 + float64(12*t)
 			if side := floe(x, y-thick); side > th {
 				c = mix(c, iceDeep, smoothstep(th, th+0.01, side))

@@ -16,7 +16,7 @@ type layer struct {
 }
 
 const (
-	tileSize = 32
+	tileSize = 16
 	tilesX   = (width + tileSize - 1) / tileSize
 	tilesY   = (height + tileSize - 1) / tileSize
 )

@@ -75,16 +75,19 @@ func moonlitBay() shader {
 		if a := farShore.cover(x, y); a > 0 {
 			c = mix(c, shore, a)
 			// Windows of a far town along the waterline.
-			k := int(math.Floor(x / 7))
-			if y > horizon-6 && x < 1150 && hash(k, 0, 135)%5 == 0 {
-				lx := float64(k*7) + 3.5
-				c = mix(c, warm, float64(0.9*cover(length(x-lx, (y-horizon+3)/1.5)-1.2)))
+			k := int(math.Floor(x / 9))
+			if y > horizon-8 && x < 1150 && hash(k, 0, 135)%3 == 0 {
+				lx := float64(k*9) + float64(9*rnd(k, 1, 135))
+				ly := horizon - 2 - float64(4*rnd(k, 2, 135))
+				c = mix(c, warm, float64(0.9*cover(length(x-lx, y-ly)-1.3)))
 			}
 		}
 		if a := head.cover(x, y); a > 0 {
 			// Moonlight catches the headland's upper edge.
 			rim := smoothstep(10, 0, head.depth(x, y))
-			c = mix(c, mix(rock, rockRim, float64(0.6*rim)), a)
+			grain := fbm(x/40, y/25, 139, 3)
+			r := rock.scale(float64(0.8 + float64(0.5*grain)))
+			c = mix(c, mix(r, rockRim, float64(0.6*rim)), a)
 		}
 		return items.over(x, y, c)
 	}

@@ -60,3 +60,35 @@ func nextPeaks(top []float64, win int) []int {
 	}
 	return next
 }
+
+// field is a smooth function sampled on a coarse grid and interpolated bilinearly, so
+// low-frequency fBm costs a few look-ups per pixel instead of many noise calls.
+type field struct {
+	x0, y0, sx, sy float64
+	nx, ny         int
+	v              []float64
+}
+
+// newField samples f every sx, sy pixels over [x0, x1] × [y0, y1].
+func newField(x0, y0, x1, y1, sx, sy float64, f func(x, y float64) float64) *field {
+	nx, ny := int(math.Ceil((x1-x0)/sx))+2, int(math.Ceil((y1-y0)/sy))+2
+	fl := &field{x0: x0, y0: y0, sx: sx, sy: sy, nx: nx, ny: ny, v: make([]float64, nx*ny)}
+	parallel(ny, func(j int) {
+		for i := range nx {
+			fl.v[j*nx+i] = f(x0+float64(float64(i)*sx), y0+float64(float64(j)*sy))
+		}
+	})
+	return fl
+}
+
+// at interpolates the field at (x, y), holding the edge values outside it.
+func (f *field) at(x, y float64) float64 {
+	u := min(max((x-f.x0)/f.sx, 0), float64(f.nx-1)-1e-9)
+	v := min(max((y-f.y0)/f.sy, 0), float64(f.ny-1)-1e-9)
+	i, j := int(u), int(v)
+	tu, tv := u-float64(i), v-float64(j)
+	k := j*f.nx + i
+	top := lerp(f.v[k], f.v[k+1], tu)
+	bot := lerp(f.v[k+f.nx], f.v[k+f.nx+1], tu)
+	return lerp(top, bot, tv)
+}

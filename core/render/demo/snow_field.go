@@ -56,7 +56,7 @@ func snowField() shader {
 			r := 5 + float64(26*t)
 			d := length(x-sx-float64(230*t), (y-cy)/2) - r
 			n := fbm(x/18, y/18, 63, 3)
-			return skyLow.scale(0.93), float64(float64(0.5*(1-t))*smoothstep(6, -8, d)) * n
+			return skyTop.scale(0.85), float64(float64(0.8*(1-t))*smoothstep(6, -8, d)) * n
 		}})
 	}
 	// Fence posts and their wire, from near to far (drawn far to near).
@@ -83,32 +83,32 @@ func snowField() shader {
 			}})
 		}
 		sprites = append(sprites, sprite{x - hw - 2, yt - hw - 2, x + float64(3*hw) + 2, yb + hw, func(px, py float64) (rgb, float64) {
-			// A drift of snow banked against the post, the post, and a snow cap.
-			drift := length((px-x)/float64(2.6*hw), (py-yb)/float64(0.9*hw)) - 1
-			post := box(px, py, x-hw, yt, x+hw, yb, 0)
-			c, a := mix(wood, woodDark, smoothstep(x-hw, x+hw, px)), cover(post)
-			cap := box(px, py, x-float64(1.1*hw), yt-float64(0.5*hw), x+float64(1.1*hw), yt+float64(0.2*hw), float64(0.6*hw))
-			c = mix(c, snow, cover(cap))
-			a = max(a, cover(cap))
-			da := cover(float64(drift * float64(2*hw)))
-			c = mix(c, mix(snow, snowShade, smoothstep(yb-hw, yb+hw, py)), da)
-			return c, max(a, da)
+			// The post with a cap of snow, over a soft blue contact shadow.
+			shadow := length((px-x-float64(0.8*hw))/float64(2.6*hw), (py-yb)/float64(0.7*hw))
+			c, a := snowShade, float64(0.6*smoothstep(1, 0.2, shadow))
+			post := cover(box(px, py, x-hw, yt, x+hw, yb, 0))
+			c = mix(c, mix(wood, woodDark, smoothstep(x-hw, x+hw, px)), post)
+			cap := cover(box(px, py, x-float64(1.1*hw), yt-float64(0.5*hw), x+float64(1.1*hw), yt+float64(0.2*hw), float64(0.6*hw)))
+			c = mix(c, snow, cap)
+			return c, max(a, post, cap)
 		}})
 	}
 	items := newLayer(sprites)
 
+	overcast := newField(0, 0, width, horizon+2, 16, 8, func(x, y float64) float64 { return fbm(x/500, y/160, 71, 3) })
+
 	return func(x, y float64) rgb {
 		var c rgb
 		if y < horizon+2 {
-			c = mix(skyTop, skyLow, float64(smoothstep(0, horizon, y)*0.9)+float64(0.1*fbm(x/500, y/160, 71, 3)))
+			c = mix(skyTop, skyLow, float64(smoothstep(0, horizon, y)*0.9)+float64(0.1*overcast.at(x, y)))
 		} else {
 			// Gentle drifts: low-frequency relief on the ground plane, blue in the hollows,
 			// fading out towards the horizon.
 			Z := focal * eye / (y - horizon)
 			X := (x - 960) * Z / focal
-			relief := fbm(X/9, Z/14, 73, 3)
+			relief := fbm(X/7, Z/10, 73, 3)
 			fadeOut := smoothstep(horizon, horizon+220, y)
-			c = mix(snow, snowShade, float64(float64(0.55*fadeOut)*smoothstep(0.55, 0.25, relief)))
+			c = mix(snow, snowShade, float64(float64(0.7*fadeOut)*smoothstep(0.6, 0.3, relief)))
 			c = mix(c, skyLow, float64(0.5*(1-fadeOut)))
 		}
 		if a := edge.cover(x, y); a > 0 && y < horizon+2 {

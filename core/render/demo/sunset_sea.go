@@ -16,15 +16,23 @@ func sunsetSea() shader {
 	deep := hex(0x1f1d45)
 	hull := hex(0x1e1a33)
 
+	// Cloud density only varies slowly; sample it on a coarse grid.
+	clouds := newField(0, 220, width, 600, 4, 2, func(x, y float64) float64 {
+		return fbm(x/650, y/26, 81, 4)
+	})
+
 	skyAt := func(x, y float64) rgb {
 		c := gradient(sky, y/horizon)
 		sd := length(x-sunX, y-sunY)
 		c = mix(c, gold, float64(0.45*expNeg(-sd/230)))
 		// Long streaks of cloud, lit from below near the sun.
 		band := smoothstep(230, 330, y) * smoothstep(590, 500, y)
-		dens := float64(band * smoothstep(0.56, 0.7, fbm(x/650, y/26, 81, 4)))
+		if band <= 0 {
+			return c
+		}
+		dens := float64(band * smoothstep(0.56, 0.7, clouds.at(x, y)))
 		if dens > 0 {
-			under := smoothstep(0.5, 0.62, fbm(x/650, (y+9)/26, 81, 4))
+			under := smoothstep(0.5, 0.62, clouds.at(x, y+9))
 			lit := float64(0.35+float64(0.65*expNeg(-math.Abs(x-sunX)/700))) * (1 - under)
 			c = mix(c, mix(cloudDark, cloudLit, lit), float64(0.9*dens))
 		}

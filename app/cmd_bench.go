@@ -1,0 +1,62 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/jigbench/jigbench/core/bench"
+	"github.com/jigbench/jigbench/core/render"
+)
+
+func init() {
+	register(&command{
+		name:    "bench",
+		summary: "time generation (and more) beside the floor each cannot beat",
+		usage: `usage: jigbench bench [--json] [--runs 7] [--image FILE]
+    Each case runs interleaved with its floor (both in this run) and reports
+    the medians and their ratio against the target:
+      generate N×N (N = 4, 8, 16; size 1024): one instance, all files written,
+        vs decoding the source once and encoding its three PNGs at BestSpeed.
+    --image: the source to generate from (default: a 2560×1600 JPEG of a demo scene).
+`,
+		run: runBench,
+	})
+}
+
+func runBench(e *env, args []string) error {
+	fs := newFlags("bench")
+	asJSON := fs.Bool("json", false, "print results as JSON")
+	runs := fs.Int("runs", 7, "timed runs per case")
+	image := fs.String("image", "", "source image for generation")
+	if err := parseFlags(fs, args, false); err != nil {
+		return err
+	}
+	o := bench.Options{Runs: *runs}
+	if *image != "" {
+		if _, err := render.LoadSource(*image); err != nil { // refuse bad files with the usual message
+			return err
+		}
+		data, err := os.ReadFile(*image)
+		if err != nil {
+			return err
+		}
+		o.Image = data
+	}
+	results, err := bench.Run(o, func(r bench.Result) {
+		if !*asJSON {
+			fmt.Fprintln(e.stdout, r)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		b, err := json.MarshalIndent(results, "", "  ")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(e.stdout, string(b))
+	}
+	return nil
+}

@@ -1,0 +1,48 @@
+package bench
+
+import (
+	"fmt"
+	"testing"
+)
+
+// BenchmarkGenerate reports generation time per instance and its ratio to
+// the floor measured in the same run (metric "x-floor", target ≤ 1.5).
+func BenchmarkGenerate(b *testing.B) {
+	src, err := SourceJPEG()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range []int{4, 8, 16} {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			c, err := Generation(src, n, b.TempDir())
+			if err != nil {
+				b.Fatal(err)
+			}
+			r, err := Measure(c, max(3, b.N))
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(r.WorkMS, "ms/instance")
+			b.ReportMetric(r.FloorMS, "floor-ms")
+			b.ReportMetric(r.Ratio, "x-floor")
+		})
+	}
+}
+
+func TestMeasureComparesMedians(t *testing.T) {
+	calls := 0
+	r, err := Measure(Case{
+		Name: "t", Target: 2,
+		Work:  func() error { calls++; return nil },
+		Floor: func() error { return nil },
+	}, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != 6 || r.Runs != 5 {
+		t.Fatalf("work ran %d times (want 1 warm-up + 5), runs %d", calls, r.Runs)
+	}
+	if _, err := Measure(Case{Name: "bad", Work: func() error { return fmt.Errorf("boom") }, Floor: func() error { return nil }}, 1); err == nil {
+		t.Fatal("a failing case must report its error")
+	}
+}
