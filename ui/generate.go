@@ -2,13 +2,14 @@ package ui
 
 import (
 	"fmt"
-	"image"
+	"math/rand/v2"
+	"path/filepath"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -18,25 +19,84 @@ import (
 	"github.com/jigbench/jigbench/core/render/demo"
 )
 
-// GeneratePane previews a puzzle as its settings change.
+// previewDebounce lets a burst of setting changes (typing a seed, dragging
+// the ratio slider) produce one render.
+const previewDebounce = 120 * time.Millisecond
+
+// Preference keys.
+const (
+	prefGrid     = "generate.grid"
+	prefSeed     = "generate.seed"
+	prefStyle    = "generate.tab_style"
+	prefRatio    = "generate.tab_ratio"
+	prefSize     = "generate.size"
+	prefDemo     = "generate.demo"
+	prefLastDir  = "files.last_folder"
+	prefRecent   = "files.recent"
+	prefWinWidth = "window.width"
+	prefWinHigh  = "window.height"
+)
+
+var gridPresets = []string{"4", "8", "12", "16"}
+
+var sizePresets = []string{"512", "768", "1024", "1536", "2048"}
+
+// GeneratePane previews a puzzle as its settings change and saves instances.
 type GeneratePane struct {
 	win *MainWindow
 
-	source  *widget.Select
-	grid    *widget.Select
-	seed    *widget.Entry
-	style   *widget.Select
-	tabs    *container.AppTabs
-	shape   *canvas.Image
-	rect    *canvas.Image
-	solved  *canvas.Image
-	request atomic.Uint64 // the newest preview asked for; older renders are dropped
+	source   *widget.Select
+	fileNote *widget.Label
+	grid     *widget.SelectEntry
+	seed     *widget.Entry
+	style    *widget.Select
+	ratio    *widget.Slider
+	ratioVal *widget.Label
+	size     *widget.Select
+	edges    *widget.Check
+	tabs     *container.AppTabs
+	sheets   *View // shared by the shape and rectangular previews
+	shape    *ZoomView
+	rect     *ZoomView
+	solved   *ZoomView
 
-	// rendered is called on the UI goroutine after each finished preview (tests wait on it).
-	rendered func(*render.Generated)
+	file    *render.Source // the opened image file, if any
+	current *preview       // what is shown
+	ready   bool           // the form is built; changes now trigger previews
+
+	// request counts preview requests: a render whose number is no longer the
+	// newest is dropped, so stale settings never replace fresh ones.
+	request atomic.Uint64
+	pending sync.WaitGroup // renders scheduled or running, for tests and screenshots
+
+	cacheMu sync.Mutex
+	cache   preparedCache
 }
 
-// NewGeneratePane makes the pane; its first preview is a demo puzzle.
+// preview is one finished render, ready to show.
+type preview struct {
+	gen                           *render.Generated
+	shape, rect, solved, overlays *render.Pyramid
+	took                          time.Duration
+}
+
+// preparedCache keeps the last scaled source so a new seed or tab style
+// re-renders only the sheets.
+type preparedCache struct {
+	key  string
+	prep *render.Prepared
+}
+
+// settings is a snapshot of the form.
+type settings struct {
+	demo string         // demo image name, or "" for the opened file
+	file *render.Source // the opened file
+	grid int
+	seed uint64
+	opt  puzzle.Options
+}
+
+// NewGeneratePane makes the pane; it opens on a demo puzzle.
 func NewGeneratePane(w *MainWindow) *GeneratePane {
 	return &GeneratePane{win: w}
 }
@@ -49,90 +109,337 @@ func (g *GeneratePane) Icon() fyne.Resource { return theme.MediaPhotoIcon() }
 
 // View implements Pane.
 func (g *GeneratePane) View() fyne.CanvasObject {
-	g.source = widget.NewSelect(demo.Names(), func(string) { g.refresh() })
-	g.grid = widget.NewSelect([]string{"4", "8", "12", "16"}, func(string) { g.refresh() })
-	g.seed = widget.NewEntry()
-	g.seed.OnChanged = func(string) { g.refresh() }
-	newSeed := widget.NewButtonWithIcon("", theme.ViewRefreshIcon(), func() {
-		g.seed.SetText(strconv.FormatUint(uint64(time.Now().UnixNano())%1_000_000, 10))
-	})
-	g.style = widget.NewSelect([]string{puzzle.StyleSemicircle, puzzle.StyleClassic}, func(string) { g.refresh() })
+	prefs := g.win.App.Preferences()
+	changed := func() { g.refresh() }
 
-	g.shape, g.rect, g.solved = newPreviewImage(), newPreviewImage(), newPreviewImage()
-	g.tabs = container.NewAppTabs(
-		container.NewTabItem("Shape sheet", g.shape),
-		container.NewTabItem("Rectangular sheet", g.rect),
-		container.NewTabItem("Solved", g.solved),
-	)
+	g.source = widget.NewSelect(demo.Names(), func(string) {
+		if g.source.Selected != fileChoice(g.file) {
+			g.win.App.Preferences().SetString(prefDemo, g.source.Selected)
+		}
+		changed()
+	})
+	g.fileNote = widget.NewLabel("")
+	g.fileNote.Wrapping = fyne.TextWrapWord
+	g.fileNote.Hide()
+	openImage := widget.NewButtonWithIcon("Open image…", theme.FolderOpenIcon(), g.OpenImageDialog)
+
+	g.grid = widget.NewSelectEntry(gridPresets)
+	g.grid.OnChanged = func(string) { changed() }
+	g.seed = widget.NewEntry()
+	g.seed.OnChanged = func(string) { changed() }
+	newSeed := widget.NewButtonWithIcon("", theme.ViewRefreshIcon(), g.NewSeed)
+	g.style = widget.NewSelect([]string{puzzle.StyleSemicircle, puzzle.StyleClassic}, func(string) { changed() })
+	g.ratio = widget.NewSlider(0.05, 0.33)
+	g.ratio.Step = 0.01
+	g.ratioVal = widget.NewLabel("")
+	g.ratio.OnChanged = func(v float64) {
+		g.ratioVal.SetText(fmt.Sprintf("%.2f", v))
+		changed()
+	}
+	g.size = widget.NewSelect(sizePresets, func(string) { changed() })
+
 	form := widget.NewForm(
 		widget.NewFormItem("Image", g.source),
+		widget.NewFormItem("", openImage),
 		widget.NewFormItem("Grid", g.grid),
 		widget.NewFormItem("Seed", container.NewBorder(nil, nil, nil, newSeed, g.seed)),
 		widget.NewFormItem("Tabs", g.style),
+		widget.NewFormItem("Tab size", container.NewBorder(nil, nil, nil, g.ratioVal, g.ratio)),
+		widget.NewFormItem("Size (px)", g.size),
 	)
-	// Set initial values without a preview per field, then ask for one.
-	g.source.SetSelected(demo.Names()[0])
-	g.grid.SetSelected("8")
-	g.seed.SetText("42")
-	g.style.SetSelected(puzzle.StyleSemicircle)
+	save := widget.NewButtonWithIcon("Save instance…", theme.DocumentSaveIcon(), g.SaveDialog)
+	save.Importance = widget.HighImportance
+	compare := widget.NewButtonWithIcon("Compare in Ablation", theme.ViewRestoreIcon(), func() {
+		if g.current != nil {
+			g.win.ablation.ShowGenerated(g.current.gen)
+			g.win.Show(paneAblation)
+		}
+	})
+	hint := widget.NewLabel("Wheel: zoom · drag: pan · 0: fit · 1: 1:1")
+	hint.Importance = widget.LowImportance
+	side := container.NewVBox(form, g.fileNote, widget.NewSeparator(), save, compare, hint)
+
+	g.sheets = NewView()
+	g.shape, g.rect = NewZoomView(g.sheets), NewZoomView(g.sheets)
+	g.solved = NewZoomView(nil)
+	g.edges = widget.NewCheck("Show edge polarities", func(bool) { g.showSolved() })
+	g.tabs = container.NewAppTabs(
+		container.NewTabItem("Shape sheet", g.shape),
+		container.NewTabItem("Rectangular sheet", g.rect),
+		container.NewTabItem("Solved", container.NewBorder(g.edges, nil, nil, nil, g.solved)),
+	)
+	toolbar := zoomToolbar(func() *View {
+		if g.tabs.SelectedIndex() == 2 {
+			return g.solved.view
+		}
+		return g.sheets
+	})
+
+	// Restore the last settings, then allow previews.
+	g.source.SetSelected(prefs.StringWithFallback(prefDemo, demo.Names()[0]))
+	g.grid.SetText(strconv.Itoa(prefs.IntWithFallback(prefGrid, 8)))
+	g.seed.SetText(prefs.StringWithFallback(prefSeed, "42"))
+	g.style.SetSelected(prefs.StringWithFallback(prefStyle, puzzle.StyleSemicircle))
+	g.ratio.SetValue(prefs.FloatWithFallback(prefRatio, 0.2))
+	g.size.SetSelected(prefs.StringWithFallback(prefSize, "1024"))
+	g.ready = true
 	g.refresh()
-	return container.NewBorder(nil, nil, container.NewVBox(form), nil, g.tabs)
+
+	return container.NewBorder(nil, nil, container.NewPadded(side), nil,
+		container.NewBorder(toolbar, nil, nil, nil, g.tabs))
 }
 
-func newPreviewImage() *canvas.Image {
-	img := canvas.NewImageFromImage(image.NewRGBA(image.Rect(0, 0, 1, 1)))
-	img.FillMode = canvas.ImageFillContain
-	return img
+// zoomToolbar controls the view that current returns.
+func zoomToolbar(current func() *View) fyne.CanvasObject {
+	return widget.NewToolbar(
+		widget.NewToolbarAction(theme.ZoomFitIcon(), func() { current().Fit() }),
+		widget.NewToolbarAction(theme.ZoomOutIcon(), func() { current().ZoomBy(1 / 1.25) }),
+		widget.NewToolbarAction(theme.ZoomInIcon(), func() { current().ZoomBy(1.25) }),
+		toolbarButton{widget.NewButton("1:1", func() { current().OneToOne() })},
+	)
 }
 
-// refresh asks for a preview of the current settings, rendered off the UI goroutine.
-func (g *GeneratePane) refresh() {
-	if g.style == nil || g.style.Selected == "" || g.seed == nil {
-		return // still building the form
+// toolbarButton puts a text button in a toolbar.
+type toolbarButton struct{ *widget.Button }
+
+func (t toolbarButton) ToolbarObject() fyne.CanvasObject {
+	t.Importance = widget.LowImportance
+	return t.Button
+}
+
+func fileChoice(f *render.Source) string {
+	if f == nil {
+		return ""
+	}
+	return "File: " + f.Name
+}
+
+// NewSeed picks a fresh random seed.
+func (g *GeneratePane) NewSeed() {
+	g.seed.SetText(strconv.FormatUint(rand.Uint64N(1_000_000), 10))
+}
+
+// read validates the form; the error says what to fix.
+func (g *GeneratePane) read() (settings, error) {
+	var s settings
+	n, err := strconv.Atoi(g.grid.Text)
+	if err != nil || puzzle.ValidateGrid(n) != nil {
+		return s, fmt.Errorf("grid must be a whole number from %d to %d", puzzle.MinGrid, puzzle.MaxGrid)
 	}
 	seed, err := strconv.ParseUint(g.seed.Text, 10, 64)
 	if err != nil {
-		g.win.Status.Set("Seed must be a whole number ≥ 0.")
+		return s, fmt.Errorf("seed must be a whole number ≥ 0")
+	}
+	size, _ := strconv.Atoi(g.size.Selected)
+	s = settings{grid: n, seed: seed, opt: puzzle.Options{Size: size, TabStyle: g.style.Selected, TabRatio: g.ratio.Value}}
+	if s.opt.TabStyle == puzzle.StyleClassic && s.opt.TabRatio > 0.25 {
+		s.opt.TabRatio = 0.25 // classic knobs are wider; 0.25 is their limit
+	}
+	if g.file != nil && g.source.Selected == fileChoice(g.file) {
+		s.file = g.file
+	} else {
+		s.demo = g.source.Selected
+	}
+	return s, s.opt.Validate()
+}
+
+// refresh schedules a preview of the current settings, rendered off the UI goroutine.
+func (g *GeneratePane) refresh() {
+	if !g.ready {
 		return
 	}
-	n, _ := strconv.Atoi(g.grid.Selected)
-	name := g.source.Selected
-	opt := puzzle.DefaultOptions()
-	opt.TabStyle = g.style.Selected
+	s, err := g.read()
+	if err != nil {
+		g.request.Add(1) // drop any render in flight: its settings are gone
+		g.win.Status.Set(capitalise(err.Error()) + ".")
+		return
+	}
+	prefs := g.win.App.Preferences()
+	prefs.SetInt(prefGrid, s.grid)
+	prefs.SetString(prefSeed, g.seed.Text)
+	prefs.SetString(prefStyle, s.opt.TabStyle)
+	prefs.SetFloat(prefRatio, g.ratio.Value)
+	prefs.SetString(prefSize, g.size.Selected)
+
 	id := g.request.Add(1)
-	g.win.Status.Set(fmt.Sprintf("Generating %s, %d×%d, seed %d…", name, n, n, seed))
-	go func() {
-		start := time.Now()
-		res, err := generateDemo(name, n, seed, opt)
-		took := time.Since(start)
+	g.pending.Add(1)
+	time.AfterFunc(previewDebounce, func() {
+		defer g.pending.Done()
+		if g.request.Load() != id {
+			return
+		}
+		p, err := g.render(s)
 		fyne.Do(func() {
 			if g.request.Load() != id {
-				return // settings changed again; a newer render is on its way
+				return // settings changed again; a newer render follows
 			}
 			if err != nil {
-				g.win.Status.Set("Could not generate: " + err.Error())
+				g.win.ShowError(err)
 				return
 			}
-			g.show(res, took)
+			g.show(p)
+		})
+	})
+}
+
+// render builds a preview; it runs on a worker goroutine.
+func (g *GeneratePane) render(s settings) (*preview, error) {
+	start := time.Now()
+	src := s.file
+	key := ""
+	if src == nil {
+		img, err := demo.Image(s.demo)
+		if err != nil {
+			return nil, err
+		}
+		src = render.SourceFromImage(s.demo, img)
+	}
+	key = fmt.Sprintf("%x/%d/%d", src.SHA256[:8], s.opt.Size, s.grid)
+	g.cacheMu.Lock()
+	prep := g.cache.prep
+	if g.cache.key != key {
+		prep = nil
+	}
+	g.cacheMu.Unlock()
+	if prep == nil {
+		var err error
+		if prep, err = render.Prepare(src, s.opt.Size, s.grid); err != nil {
+			return nil, err
+		}
+		g.cacheMu.Lock()
+		g.cache = preparedCache{key: key, prep: prep}
+		g.cacheMu.Unlock()
+	}
+	gen, err := render.GenerateFrom(src, prep, s.grid, s.seed, s.opt)
+	if err != nil {
+		return nil, err
+	}
+	p := &preview{gen: gen}
+	var wg sync.WaitGroup
+	for _, job := range []struct {
+		dst *(*render.Pyramid)
+		img func() *render.Pyramid
+	}{
+		{&p.shape, func() *render.Pyramid { return render.NewPyramid(gen.Shape) }},
+		{&p.rect, func() *render.Pyramid { return render.NewPyramid(gen.Rect) }},
+		{&p.solved, func() *render.Pyramid { return render.NewPyramid(gen.Solved) }},
+		{&p.overlays, func() *render.Pyramid { return render.NewPyramid(render.EdgeOverlay(gen.Puzzle, gen.Solved)) }},
+	} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			*job.dst = job.img()
+		}()
+	}
+	wg.Wait()
+	p.took = time.Since(start)
+	return p, nil
+}
+
+func (g *GeneratePane) show(p *preview) {
+	g.current = p
+	g.shape.SetImage(p.shape)
+	g.rect.SetImage(p.rect)
+	g.showSolved()
+	msg := fmt.Sprintf("%s — %d×%d, %d pieces, %d×%d px; rendered in %d ms.",
+		p.gen.Instance.ID, p.gen.Puzzle.N, p.gen.Puzzle.N, len(p.gen.Instance.Pieces),
+		p.gen.Puzzle.Width, p.gen.Puzzle.Height, p.took.Milliseconds())
+	if p.gen.Note != "" {
+		msg += " Note: " + p.gen.Note + "."
+	}
+	g.win.Status.Set(msg)
+}
+
+func (g *GeneratePane) showSolved() {
+	if g.current == nil {
+		return
+	}
+	if g.edges.Checked {
+		g.solved.SetImage(g.current.overlays)
+	} else {
+		g.solved.SetImage(g.current.solved)
+	}
+}
+
+// Current is the instance on screen (nil before the first render).
+func (g *GeneratePane) Current() *render.Generated {
+	if g.current == nil {
+		return nil
+	}
+	return g.current.gen
+}
+
+// Wait blocks until every scheduled preview has finished (tests, screenshots).
+func (g *GeneratePane) Wait() { g.pending.Wait() }
+
+// OpenImageDialog asks for an image file to use as the source.
+func (g *GeneratePane) OpenImageDialog() {
+	g.win.Files.OpenFile("Open image", ImageFilter, func(path string, err error) {
+		if err != nil {
+			g.win.ShowError(err)
+			return
+		}
+		if path != "" {
+			g.OpenImage(path)
+		}
+	})
+}
+
+// OpenImage loads path (off the UI goroutine) and makes it the source.
+func (g *GeneratePane) OpenImage(path string) {
+	g.win.Status.Set("Opening " + filepath.Base(path) + "…")
+	g.pending.Add(1)
+	go func() {
+		defer g.pending.Done()
+		src, err := render.LoadSource(path)
+		fyne.Do(func() {
+			if err != nil {
+				g.win.ShowError(err)
+				return
+			}
+			g.win.rememberFile(path)
+			g.file = src
+			g.source.Options = append([]string{fileChoice(src)}, demo.Names()...)
+			g.fileNote.SetText(fmt.Sprintf("%s, %d×%d px", filepath.Base(path), src.Width, src.Height))
+			g.fileNote.Show()
+			g.source.SetSelected(fileChoice(src)) // triggers the preview
 		})
 	}()
 }
 
-func generateDemo(name string, n int, seed uint64, opt puzzle.Options) (*render.Generated, error) {
-	img, err := demo.Image(name)
-	if err != nil {
-		return nil, err
+// SaveDialog asks for a folder and writes the shown instance into it.
+func (g *GeneratePane) SaveDialog() {
+	if g.current == nil {
+		g.win.Status.Set("Nothing to save yet: the preview is still rendering.")
+		return
 	}
-	return render.Generate(render.SourceFromImage(name, img), n, seed, opt)
+	gen := g.current.gen
+	g.win.Files.OpenFolder("Save instance into folder", func(dir string, err error) {
+		if err != nil {
+			g.win.ShowError(err)
+			return
+		}
+		if dir != "" {
+			g.Save(gen, dir)
+		}
+	})
 }
 
-func (g *GeneratePane) show(res *render.Generated, took time.Duration) {
-	g.shape.Image, g.rect.Image, g.solved.Image = res.Shape, res.Rect, res.Solved
-	g.shape.Refresh()
-	g.rect.Refresh()
-	g.solved.Refresh()
-	g.win.Status.Set(fmt.Sprintf("%s — %d pieces, generated in %d ms.", res.Instance.ID, len(res.Instance.Pieces), took.Milliseconds()))
-	if g.rendered != nil {
-		g.rendered(res)
-	}
+// Save writes gen's instance folder into dir, off the UI goroutine.
+func (g *GeneratePane) Save(gen *render.Generated, dir string) {
+	g.win.App.Preferences().SetString(prefLastDir, dir)
+	g.win.Status.Set("Saving " + gen.Instance.ID + "…")
+	g.pending.Add(1)
+	go func() {
+		defer g.pending.Done()
+		path, err := gen.WriteDir(dir)
+		fyne.Do(func() {
+			if err != nil {
+				g.win.ShowError(err)
+				return
+			}
+			g.win.rememberFile(path)
+			g.win.Status.Set("Saved " + path)
+		})
+	}()
 }

@@ -15,9 +15,9 @@ import (
 const AppID = "io.github.jigbench.jigbench"
 
 // Run opens the main window and blocks until it closes.
-func Run(version string) {
+func Run(o Options) {
 	a := app.NewWithID(AppID)
 	a.SetIcon(fyne.NewStaticResource("icon.png", resources.Icon))
-	w := NewMainWindow(a, version)
+	w := NewMainWindow(a, o)
 	w.Window.ShowAndRun()
 }

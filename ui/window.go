@@ -1,8 +1,16 @@
 package ui
 
 import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -12,16 +20,33 @@ import (
 type Pane interface {
 	Title() string
 	Icon() fyne.Resource
-	// View is built once and kept while the window lives.
+	// View is built once, the first time the pane is shown, and kept.
 	View() fyne.CanvasObject
 }
+
+// Pane indices in the navigation list.
+const (
+	paneGenerate = iota
+	paneAblation
+	paneScore
+	paneRate
+	paneAgreement
+)
+
+// maxRecent is how many recently used files and folders File ▸ Recent lists.
+const maxRecent = 8
 
 // MainWindow is the one window: navigation on the left, the chosen pane on
 // the right, a status line at the bottom.
 type MainWindow struct {
-	App    fyne.App
-	Window fyne.Window
-	Status *StatusLine
+	App     fyne.App
+	Window  fyne.Window
+	Status  *StatusLine
+	Files   FileChooser
+	Version string
+
+	generate *GeneratePane
+	ablation *AblationPane
 
 	panes   []Pane
 	views   []fyne.CanvasObject
@@ -30,13 +55,27 @@ type MainWindow struct {
 	current int
 }
 
+// Options configure a MainWindow.
+type Options struct {
+	Version string
+	// Files is the file chooser; nil means Fyne's dialogs.
+	Files func(fallback FileChooser) FileChooser
+}
+
 // NewMainWindow builds the window and its panes; it does not show it.
-func NewMainWindow(a fyne.App, version string) *MainWindow {
+func NewMainWindow(a fyne.App, o Options) *MainWindow {
 	w := a.NewWindow("jigbench")
-	m := &MainWindow{App: a, Window: w, Status: NewStatusLine(), current: -1}
+	m := &MainWindow{App: a, Window: w, Status: NewStatusLine(), Version: o.Version, current: -1}
+	fallback := &FyneChooser{Window: w, Start: m.lastFolder}
+	m.Files = fallback
+	if o.Files != nil {
+		m.Files = o.Files(fallback)
+	}
+	m.generate = NewGeneratePane(m)
+	m.ablation = NewAblationPane(m)
 	m.panes = []Pane{
-		NewGeneratePane(m),
-		comingSoon("Ablation", theme.ViewRestoreIcon(), "Shape and rectangular sheets side by side, with shared zoom and piece highlighting."),
+		m.generate,
+		m.ablation,
 		comingSoon("Score", theme.GridIcon(), "Score model answers: tables, heatmaps and an instance browser."),
 		comingSoon("Rate", theme.DocumentCreateIcon(), "Rate ViGoR items with the four-dimension rubric."),
 		comingSoon("Agreement", theme.ListIcon(), "How well judge runs agree with the human raters."),
@@ -55,11 +94,19 @@ func NewMainWindow(a fyne.App, version string) *MainWindow {
 		},
 	)
 	m.nav.OnSelected = m.Show
-	body := container.NewHSplit(m.nav, m.stack)
-	body.SetOffset(0.14)
-	w.SetContent(container.NewBorder(nil, m.Status.View(), nil, nil, body))
-	w.Resize(fyne.NewSize(1280, 800))
-	m.nav.Select(0)
+	w.SetContent(container.NewBorder(nil, m.Status.View(), container.NewHBox(m.nav, widget.NewSeparator()), nil, m.stack))
+	m.buildMenu()
+	m.bindKeys()
+	w.SetOnDropped(m.dropped)
+
+	prefs := a.Preferences()
+	w.Resize(fyne.NewSize(float32(prefs.FloatWithFallback(prefWinWidth, 1280)), float32(prefs.FloatWithFallback(prefWinHigh, 800))))
+	w.SetOnClosed(func() {
+		s := w.Canvas().Size()
+		prefs.SetFloat(prefWinWidth, float64(s.Width))
+		prefs.SetFloat(prefWinHigh, float64(s.Height))
+	})
+	m.nav.Select(paneGenerate)
 	return m
 }
 
@@ -75,6 +122,199 @@ func (m *MainWindow) Show(i int) {
 	m.stack.Objects = []fyne.CanvasObject{m.views[i]}
 	m.stack.Refresh()
 	m.nav.Select(i)
+}
+
+// Generate and Ablation give tests and screenshots access to the panes.
+func (m *MainWindow) Generate() *GeneratePane { return m.generate }
+
+// Ablation is the Ablation pane.
+func (m *MainWindow) Ablation() *AblationPane { return m.ablation }
+
+// ShowError tells the user what went wrong in one sentence; the app goes on.
+func (m *MainWindow) ShowError(err error) {
+	if err == nil {
+		return
+	}
+	msg := capitalise(err.Error())
+	m.Status.Set(msg)
+	dialog.ShowError(errors.New(msg), m.Window)
+}
+
+func capitalise(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func (m *MainWindow) lastFolder() string {
+	return m.App.Preferences().String(prefLastDir)
+}
+
+// rememberFile puts path at the top of File ▸ Recent.
+func (m *MainWindow) rememberFile(path string) {
+	prefs := m.App.Preferences()
+	recent := slices.DeleteFunc(prefs.StringList(prefRecent), func(p string) bool { return p == path })
+	recent = append([]string{path}, recent...)
+	if len(recent) > maxRecent {
+		recent = recent[:maxRecent]
+	}
+	prefs.SetStringList(prefRecent, recent)
+	if fi, err := os.Stat(path); err == nil && !fi.IsDir() {
+		prefs.SetString(prefLastDir, filepath.Dir(path))
+	}
+	m.buildMenu()
+}
+
+// OpenPath opens a file or folder where it belongs: an image in Generate, an
+// instance folder (or a folder of them) in Ablation.
+func (m *MainWindow) OpenPath(path string) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		m.ShowError(errors.New("cannot open " + path + ": it is gone or unreadable"))
+		return
+	}
+	if fi.IsDir() {
+		m.Show(paneAblation)
+		m.ablation.Open(path)
+		return
+	}
+	if filepath.Base(path) == "instance.json" {
+		m.Show(paneAblation)
+		m.ablation.Open(filepath.Dir(path))
+		return
+	}
+	m.Show(paneGenerate)
+	m.generate.OpenImage(path)
+}
+
+func (m *MainWindow) dropped(_ fyne.Position, uris []fyne.URI) {
+	for _, u := range uris {
+		if u.Scheme() != "file" {
+			m.ShowError(errors.New("only local files can be dropped here, not " + u.String()))
+			continue
+		}
+		m.OpenPath(u.Path())
+		return // one item at a time: the first wins
+	}
+}
+
+func (m *MainWindow) buildMenu() {
+	openImage := fyne.NewMenuItem("Open image…", func() { m.Show(paneGenerate); m.generate.OpenImageDialog() })
+	openImage.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}
+	openInstance := fyne.NewMenuItem("Open instance or folder of instances…", func() {
+		m.Show(paneAblation)
+		m.ablation.openDialog("Open an instance folder or a folder of instances")
+	})
+	save := fyne.NewMenuItem("Save instance…", func() { m.Show(paneGenerate); m.generate.SaveDialog() })
+	save.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyS, Modifier: fyne.KeyModifierShortcutDefault}
+	recent := fyne.NewMenuItem("Recent", nil)
+	var items []*fyne.MenuItem
+	for _, p := range m.App.Preferences().StringList(prefRecent) {
+		items = append(items, fyne.NewMenuItem(p, func() { m.OpenPath(p) }))
+	}
+	if len(items) == 0 {
+		none := fyne.NewMenuItem("(nothing yet)", nil)
+		none.Disabled = true
+		items = append(items, none)
+	}
+	recent.ChildMenu = fyne.NewMenu("", items...)
+	quit := fyne.NewMenuItem("Quit", func() { m.App.Quit() })
+	quit.IsQuit = true
+	file := fyne.NewMenu("File", openImage, openInstance, save, fyne.NewMenuItemSeparator(), recent, fyne.NewMenuItemSeparator(), quit)
+	help := fyne.NewMenu("Help",
+		fyne.NewMenuItem("Keyboard shortcuts", m.showShortcuts),
+		fyne.NewMenuItem("About jigbench", m.showAbout),
+	)
+	m.Window.SetMainMenu(fyne.NewMainMenu(file, help))
+}
+
+// shortcuts lists the keys, one definition for the sheet and the bindings.
+var shortcuts = [][2]string{
+	{"Ctrl+O", "Open an image (Generate)"},
+	{"Ctrl+S", "Save the shown instance (Generate)"},
+	{"0", "Zoom to fit"},
+	{"1", "Zoom 1:1 (one image pixel per screen pixel)"},
+	{"+ / −", "Zoom in / out (also the mouse wheel)"},
+	{"Drag", "Pan the image"},
+	{"← / →", "Previous / next instance (Ablation)"},
+	{"N", "New random seed (Generate)"},
+}
+
+func (m *MainWindow) showShortcuts() {
+	rows := make([]fyne.CanvasObject, 0, 2*len(shortcuts))
+	for _, s := range shortcuts {
+		rows = append(rows, widget.NewLabelWithStyle(s[0], fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}), widget.NewLabel(s[1]))
+	}
+	dialog.ShowCustom("Keyboard shortcuts", "Close", container.New(layout.NewFormLayout(), rows...), m.Window)
+}
+
+func (m *MainWindow) showAbout() {
+	text := widget.NewLabel("jigbench " + m.Version + "\n\nA workbench for the JigShape jigsaw benchmark and the ViGoR-Bench\n" +
+		"meta-evaluation: generate, solve and score puzzles; rate items and\nmeasure judge–human agreement.")
+	dialog.ShowCustom("About jigbench", "Close", text, m.Window)
+}
+
+// bindKeys handles the single-key shortcuts when no text field has focus.
+func (m *MainWindow) bindKeys() {
+	c := m.Window.Canvas()
+	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) {
+		m.Show(paneGenerate)
+		m.generate.OpenImageDialog()
+	})
+	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyS, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) {
+		m.generate.SaveDialog()
+	})
+	c.SetOnTypedRune(func(r rune) {
+		v := m.activeView()
+		switch r {
+		case '0':
+			if v != nil {
+				v.Fit()
+			}
+		case '1':
+			if v != nil {
+				v.OneToOne()
+			}
+		case '+', '=':
+			if v != nil {
+				v.ZoomBy(1.25)
+			}
+		case '-':
+			if v != nil {
+				v.ZoomBy(1 / 1.25)
+			}
+		case 'n', 'N':
+			if m.current == paneGenerate {
+				m.generate.NewSeed()
+			}
+		}
+	})
+	c.SetOnTypedKey(func(e *fyne.KeyEvent) {
+		if m.current != paneAblation {
+			return
+		}
+		switch e.Name {
+		case fyne.KeyLeft:
+			m.ablation.Previous()
+		case fyne.KeyRight:
+			m.ablation.Next()
+		}
+	})
+}
+
+// activeView is the zoom of the image the user is looking at.
+func (m *MainWindow) activeView() *View {
+	switch m.current {
+	case paneGenerate:
+		if m.generate.tabs != nil && m.generate.tabs.SelectedIndex() == 2 {
+			return m.generate.solved.view
+		}
+		return m.generate.sheets
+	case paneAblation:
+		return m.ablation.view
+	}
+	return nil
 }
 
 // StatusLine is the one-line message area at the bottom of the window.

@@ -107,6 +107,20 @@ func (l Layout) SlotOrigin(id, n int) (x, y int) {
 	return l.OriginX + (id%n)*l.SlotWidth, l.OriginY + (id/n)*l.SlotHeight
 }
 
+// SlotAt returns the ID of the piece whose slot contains sheet pixel (x, y),
+// or false between and outside the slots.
+func (l Layout) SlotAt(x, y float64, n int) (id int, ok bool) {
+	fx, fy := x-float64(l.OriginX), y-float64(l.OriginY)
+	if fx < 0 || fy < 0 || l.SlotWidth <= 0 || l.SlotHeight <= 0 {
+		return 0, false
+	}
+	c, r := int(fx)/l.SlotWidth, int(fy)/l.SlotHeight
+	if c >= n || r >= n {
+		return 0, false
+	}
+	return r*n + c, true
+}
+
 // CellOrigin is where the top-left corner of piece id's cell is drawn on the sheet.
 func (l Layout) CellOrigin(id, n int) (x, y int) {
 	x, y = l.SlotOrigin(id, n)

@@ -34,6 +34,13 @@ func Generate(src *Source, n int, seed uint64, opt puzzle.Options) (*Generated, 
 	if err != nil {
 		return nil, err
 	}
+	return GenerateFrom(src, prep, n, seed, opt)
+}
+
+// GenerateFrom builds the instance from an already prepared solved image
+// (Prepare(src, opt.Size, n)), so a preview can change the seed, tab style or
+// ratio without scaling the source again.
+func GenerateFrom(src *Source, prep *Prepared, n int, seed uint64, opt puzzle.Options) (*Generated, error) {
 	b := prep.Image.Rect
 	p, err := puzzle.New(n, seed, src.SHA256, b.Dx(), b.Dy(), opt)
 	if err != nil {

@@ -1,0 +1,383 @@
+package ui
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/jigbench/jigbench/core/puzzle"
+	"github.com/jigbench/jigbench/core/render"
+)
+
+// Highlight colours: hover and pinned selection.
+var (
+	hoverColour  = color.NRGBA{R: 255, G: 196, B: 0, A: 255}
+	pinnedColour = color.NRGBA{R: 0, G: 200, B: 255, A: 255}
+)
+
+// AblationPane shows one instance's shape and rectangular sheets side by
+// side with one zoom and pan, and where each piece truly belongs.
+type AblationPane struct {
+	win *MainWindow
+
+	view        *View
+	shape, rect *ZoomView
+	solved      *ZoomView
+	position    *widget.Label
+	pieceInfo   *widget.Label
+	gridFilter  *widget.Select
+	prev, next  *widget.Button
+
+	refs     []puzzle.InstanceRef // the open folder's instances
+	filtered []int                // indices into refs shown by the filter
+	pos      int                  // index into filtered
+	current  *loadedInstance
+	hovered  int // piece ID under the pointer, -1 none
+	pinned   int // piece ID clicked, -1 none
+
+	request atomic.Uint64
+	pending sync.WaitGroup
+}
+
+// loadedInstance is an instance ready to show.
+type loadedInstance struct {
+	gen                 *render.Generated
+	shape, rect, solved *render.Pyramid
+	note                string // why the edge overlay is missing, if it is
+}
+
+// NewAblationPane makes the pane; it opens on the Generate pane's puzzle.
+func NewAblationPane(w *MainWindow) *AblationPane {
+	return &AblationPane{win: w, hovered: -1, pinned: -1}
+}
+
+// Title implements Pane.
+func (a *AblationPane) Title() string { return "Ablation" }
+
+// Icon implements Pane.
+func (a *AblationPane) Icon() fyne.Resource { return theme.ViewRestoreIcon() }
+
+// View implements Pane.
+func (a *AblationPane) View() fyne.CanvasObject {
+	a.view = NewView()
+	a.shape, a.rect = NewZoomView(a.view), NewZoomView(a.view)
+	a.solved = NewZoomView(nil)
+	for _, z := range []*ZoomView{a.shape, a.rect} {
+		z.OnHover = a.hoverSheet
+		z.OnTap = a.tapSheet
+	}
+	a.solved.OnHover = a.hoverSolved
+	a.solved.OnTap = a.tapSolved
+
+	openOne := widget.NewButtonWithIcon("Open instance…", theme.FolderOpenIcon(), func() { a.openDialog("Open an instance folder") })
+	openMany := widget.NewButtonWithIcon("Open folder of instances…", theme.FolderIcon(), func() { a.openDialog("Open a folder of instances") })
+	a.gridFilter = widget.NewSelect([]string{"All grids"}, func(string) { a.applyFilter() })
+	a.prev = widget.NewButtonWithIcon("", theme.NavigateBackIcon(), a.Previous)
+	a.next = widget.NewButtonWithIcon("", theme.NavigateNextIcon(), a.Next)
+	a.position = widget.NewLabel("")
+	a.position.Truncation = fyne.TextTruncateEllipsis
+	top := container.NewBorder(nil, nil,
+		container.NewHBox(openOne, openMany, widget.NewLabel("Grid"), a.gridFilter, a.prev, a.next),
+		zoomToolbar(func() *View { return a.view }), a.position)
+
+	caption := func(s string) fyne.CanvasObject {
+		return widget.NewLabelWithStyle(s, fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
+	}
+	sheets := container.NewHSplit(
+		container.NewBorder(caption("Shape sheet"), nil, nil, nil, a.shape),
+		container.NewBorder(caption("Rectangular sheet"), nil, nil, nil, a.rect),
+	)
+	a.pieceInfo = widget.NewLabel("Point at a piece to see where it belongs.")
+	a.pieceInfo.Wrapping = fyne.TextWrapWord
+	solvedBox := container.NewGridWrap(fyne.NewSize(300, 200), a.solved)
+	side := container.NewVBox(caption("Solved, with edges"), solvedBox, a.pieceInfo)
+
+	a.gridFilter.SetSelected("All grids")
+	a.updateNav()
+	if a.current == nil {
+		if g := a.win.generate.Current(); g != nil {
+			a.ShowGenerated(g)
+		}
+	}
+	return container.NewBorder(top, nil, nil, container.NewPadded(side), sheets)
+}
+
+func (a *AblationPane) openDialog(title string) {
+	a.win.Files.OpenFolder(title, func(dir string, err error) {
+		if err != nil {
+			a.win.ShowError(err)
+			return
+		}
+		if dir != "" {
+			a.Open(dir)
+		}
+	})
+}
+
+// Open shows the instance folder dir, or steps through the instance folders inside it.
+func (a *AblationPane) Open(dir string) {
+	a.win.Status.Set("Looking for instances in " + dir + "…")
+	a.pending.Add(1)
+	go func() {
+		defer a.pending.Done()
+		refs, err := puzzle.FindInstances(dir)
+		fyne.Do(func() {
+			if err != nil && len(refs) == 0 {
+				a.win.ShowError(err)
+				return
+			}
+			if err != nil {
+				a.win.Status.Set(capitalise(err.Error()) + ".")
+			}
+			a.win.App.Preferences().SetString(prefLastDir, filepath.Dir(dir))
+			a.win.rememberFile(dir)
+			a.refs = refs
+			grids := map[int]bool{}
+			options := []string{"All grids"}
+			for _, r := range refs {
+				if !grids[r.Grid] {
+					grids[r.Grid] = true
+				}
+			}
+			for n := puzzle.MinGrid; n <= puzzle.MaxGrid; n++ {
+				if grids[n] {
+					options = append(options, fmt.Sprintf("%d×%d", n, n))
+				}
+			}
+			a.gridFilter.Options = options
+			a.gridFilter.SetSelected("All grids") // may not fire if unchanged
+			a.applyFilter()
+		})
+	}()
+}
+
+// applyFilter rebuilds the list of shown instances and shows the first.
+func (a *AblationPane) applyFilter() {
+	if a.gridFilter == nil {
+		return
+	}
+	want := 0
+	if sel := a.gridFilter.Selected; sel != "" && sel != "All grids" {
+		fmt.Sscanf(sel, "%d×", &want)
+	}
+	a.filtered = a.filtered[:0]
+	for i, r := range a.refs {
+		if want == 0 || r.Grid == want {
+			a.filtered = append(a.filtered, i)
+		}
+	}
+	a.pos = 0
+	a.updateNav()
+	if len(a.filtered) > 0 {
+		a.load(a.refs[a.filtered[0]].Dir)
+	}
+}
+
+// Next shows the next instance of the open folder.
+func (a *AblationPane) Next() { a.step(1) }
+
+// Previous shows the previous instance.
+func (a *AblationPane) Previous() { a.step(-1) }
+
+func (a *AblationPane) step(d int) {
+	if len(a.filtered) == 0 {
+		return
+	}
+	a.pos = (a.pos + d + len(a.filtered)) % len(a.filtered)
+	a.updateNav()
+	a.load(a.refs[a.filtered[a.pos]].Dir)
+}
+
+func (a *AblationPane) updateNav() {
+	if a.prev == nil {
+		return
+	}
+	if len(a.filtered) > 1 {
+		a.prev.Enable()
+		a.next.Enable()
+	} else {
+		a.prev.Disable()
+		a.next.Disable()
+	}
+}
+
+// load reads an instance folder off the UI goroutine and shows it.
+func (a *AblationPane) load(dir string) {
+	id := a.request.Add(1)
+	a.pending.Add(1)
+	go func() {
+		defer a.pending.Done()
+		gen, err := render.LoadInstance(dir)
+		var li *loadedInstance
+		if gen != nil {
+			li = prepareInstance(gen)
+			if err != nil {
+				li.note = err.Error()
+			}
+		}
+		fyne.Do(func() {
+			if a.request.Load() != id {
+				return
+			}
+			if li == nil {
+				a.win.ShowError(err)
+				return
+			}
+			a.show(li)
+		})
+	}()
+}
+
+// prepareInstance builds what the views need; it runs on a worker goroutine.
+func prepareInstance(gen *render.Generated) *loadedInstance {
+	li := &loadedInstance{gen: gen, shape: render.NewPyramid(gen.Shape), rect: render.NewPyramid(gen.Rect)}
+	if gen.Puzzle != nil {
+		li.solved = render.NewPyramid(render.EdgeOverlay(gen.Puzzle, gen.Solved))
+	} else {
+		li.solved = render.NewPyramid(gen.Solved)
+	}
+	return li
+}
+
+// ShowGenerated shows an instance that is only in memory (from the Generate pane).
+func (a *AblationPane) ShowGenerated(gen *render.Generated) {
+	a.refs, a.filtered, a.pos = nil, nil, 0
+	a.updateNav()
+	id := a.request.Add(1)
+	a.pending.Add(1)
+	go func() {
+		defer a.pending.Done()
+		li := prepareInstance(gen)
+		fyne.Do(func() {
+			if a.request.Load() == id {
+				a.show(li)
+			}
+		})
+	}()
+}
+
+func (a *AblationPane) show(li *loadedInstance) {
+	a.current = li
+	a.hovered, a.pinned = -1, -1
+	a.shape.SetImage(li.shape)
+	a.rect.SetImage(li.rect)
+	a.solved.SetImage(li.solved)
+	a.view.Fit()
+	a.solved.view.Fit()
+	inst := li.gen.Instance
+	where := ""
+	if len(a.filtered) > 0 {
+		where = fmt.Sprintf("%d of %d · ", a.pos+1, len(a.filtered))
+	}
+	a.position.SetText(fmt.Sprintf("%s%s · %d×%d · %s tabs", where, inst.ID, inst.Grid, inst.Grid, inst.Options.TabStyle))
+	a.highlight()
+	status := "Showing " + inst.ID + "."
+	if li.note != "" {
+		status += " No edge overlay: " + li.note
+	}
+	a.win.Status.Set(status)
+}
+
+// Current is the instance on screen, or nil.
+func (a *AblationPane) Current() *render.Generated {
+	if a.current == nil {
+		return nil
+	}
+	return a.current.gen
+}
+
+func (a *AblationPane) hoverSheet(x, y float64, ok bool) {
+	id := -1
+	if ok && a.current != nil {
+		inst := a.current.gen.Instance
+		if k, in := inst.Layout.SlotAt(x, y, inst.Grid); in {
+			id = k
+		}
+	}
+	if id != a.hovered {
+		a.hovered = id
+		a.highlight()
+	}
+}
+
+func (a *AblationPane) tapSheet(x, y float64) {
+	a.hoverSheet(x, y, true)
+	if a.pinned == a.hovered {
+		a.pinned = -1 // a second click releases
+	} else {
+		a.pinned = a.hovered
+	}
+	a.highlight()
+}
+
+// hoverSolved points at a cell of the solved view: the piece that belongs there.
+func (a *AblationPane) hoverSolved(x, y float64, ok bool) {
+	id := -1
+	if ok && a.current != nil {
+		inst := a.current.gen.Instance
+		c, r := int(x)/max(1, inst.Piece.Width), int(y)/max(1, inst.Piece.Height)
+		if x >= 0 && y >= 0 && r < inst.Grid && c < inst.Grid {
+			for k, cell := range inst.Solution {
+				if cell == (puzzle.Cell{Row: r, Col: c}) {
+					id = k
+				}
+			}
+		}
+	}
+	if id != a.hovered {
+		a.hovered = id
+		a.highlight()
+	}
+}
+
+func (a *AblationPane) tapSolved(x, y float64) {
+	a.hoverSolved(x, y, true)
+	a.pinned = a.hovered
+	a.highlight()
+}
+
+// Highlighted is the piece ID highlighted (pinned first, then hovered), or -1.
+func (a *AblationPane) Highlighted() int {
+	if a.pinned >= 0 {
+		return a.pinned
+	}
+	return a.hovered
+}
+
+// highlight marks the chosen piece's slot in both sheets and its true cell.
+func (a *AblationPane) highlight() {
+	id := a.Highlighted()
+	if a.current == nil || id < 0 || id >= len(a.current.gen.Instance.Pieces) {
+		a.shape.SetMarks(nil)
+		a.rect.SetMarks(nil)
+		a.solved.SetMarks(nil)
+		a.pieceInfo.SetText("Point at a piece to see where it belongs; click to keep it selected.")
+		return
+	}
+	inst := a.current.gen.Instance
+	c := pinnedColour
+	if a.pinned < 0 {
+		c = hoverColour
+	}
+	x, y := inst.Layout.SlotOrigin(id, inst.Grid)
+	slot := image.Rect(x, y, x+inst.Layout.SlotWidth, y+inst.Layout.SlotHeight)
+	cell := inst.Solution[id]
+	pw, ph := inst.Piece.Width, inst.Piece.Height
+	a.shape.SetMarks([]Mark{{Rect: slot, Colour: c}})
+	a.rect.SetMarks([]Mark{{Rect: slot, Colour: c}})
+	a.solved.SetMarks([]Mark{{Rect: image.Rect(cell.Col*pw, cell.Row*ph, (cell.Col+1)*pw, (cell.Row+1)*ph), Colour: c, Fill: true}})
+	s := inst.Pieces[id].Sides
+	a.pieceInfo.SetText(fmt.Sprintf("Piece %d belongs at row %d, column %d.\nSides: top %s, right %s, bottom %s, left %s.",
+		id, cell.Row, cell.Col, s.Top, s.Right, s.Bottom, s.Left))
+}
+
+// Wait blocks until loads in flight have finished (tests, screenshots).
+func (a *AblationPane) Wait() { a.pending.Wait() }

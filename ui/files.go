@@ -1,0 +1,90 @@
+package ui
+
+import (
+	"path/filepath"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
+)
+
+// FileChooser asks the user for a file or folder. The app wires a native
+// chooser (package ui/native); tests wire a fake. done always runs on the UI
+// goroutine, with path "" when the user cancelled.
+type FileChooser interface {
+	OpenFile(title string, filter Filter, done func(path string, err error))
+	OpenFolder(title string, done func(path string, err error))
+}
+
+// Filter limits a file dialog to some extensions (without dots).
+type Filter struct {
+	Name       string
+	Extensions []string
+}
+
+// ImageFilter accepts the source formats jigbench decodes.
+var ImageFilter = Filter{Name: "Images", Extensions: []string{"png", "jpg", "jpeg", "gif", "webp"}}
+
+// FyneChooser is the portable fallback: Fyne's own dialogs inside the window.
+type FyneChooser struct {
+	Window fyne.Window
+	// Start is where dialogs open, if set and still present.
+	Start func() string
+}
+
+// OpenFile implements FileChooser.
+func (c *FyneChooser) OpenFile(title string, filter Filter, done func(string, error)) {
+	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil || r == nil {
+			done("", err)
+			return
+		}
+		r.Close()
+		done(r.URI().Path(), nil)
+	}, c.Window)
+	if len(filter.Extensions) > 0 {
+		exts := make([]string, len(filter.Extensions))
+		for i, e := range filter.Extensions {
+			exts[i] = "." + strings.ToLower(e)
+		}
+		d.SetFilter(storage.NewExtensionFileFilter(exts))
+	}
+	c.startIn(d.SetLocation)
+	d.SetTitleText(title)
+	d.Resize(dialogSize(c.Window))
+	d.Show()
+}
+
+// OpenFolder implements FileChooser.
+func (c *FyneChooser) OpenFolder(title string, done func(string, error)) {
+	d := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
+		if err != nil || u == nil {
+			done("", err)
+			return
+		}
+		done(u.Path(), nil)
+	}, c.Window)
+	c.startIn(d.SetLocation)
+	d.SetTitleText(title)
+	d.Resize(dialogSize(c.Window))
+	d.Show()
+}
+
+func (c *FyneChooser) startIn(set func(fyne.ListableURI)) {
+	if c.Start == nil {
+		return
+	}
+	dir := c.Start()
+	if dir == "" {
+		return
+	}
+	if u, err := storage.ListerForURI(storage.NewFileURI(filepath.Clean(dir))); err == nil {
+		set(u)
+	}
+}
+
+func dialogSize(w fyne.Window) fyne.Size {
+	s := w.Canvas().Size()
+	return fyne.NewSize(max(480, s.Width*0.8), max(360, s.Height*0.8))
+}
