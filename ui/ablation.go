@@ -5,7 +5,6 @@ import (
 	"image"
 	"image/color"
 	"path/filepath"
-	"sync"
 	"sync/atomic"
 
 	"fyne.io/fyne/v2"
@@ -44,14 +43,13 @@ type AblationPane struct {
 	pinned   int // piece ID clicked, -1 none
 
 	request atomic.Uint64
-	pending sync.WaitGroup
 }
 
 // loadedInstance is an instance ready to show.
 type loadedInstance struct {
-	gen                 *render.Generated
-	shape, rect, solved *render.Pyramid
-	note                string // why the edge overlay is missing, if it is
+	*render.Preview
+	solved *render.Pyramid // with the edge overlay when the geometry is known
+	note   string          // why the edge overlay is missing, if it is
 }
 
 // NewAblationPane makes the pane; it opens on the Generate pane's puzzle.
@@ -84,9 +82,11 @@ func (a *AblationPane) View() fyne.CanvasObject {
 	a.next = widget.NewButtonWithIcon("", theme.NavigateNextIcon(), a.Next)
 	a.position = widget.NewLabel("")
 	a.position.Truncation = fyne.TextTruncateEllipsis
-	top := container.NewBorder(nil, nil,
-		container.NewHBox(openOne, openMany, widget.NewLabel("Grid"), a.gridFilter, a.prev, a.next),
-		zoomToolbar(func() *View { return a.view }), a.position)
+	top := container.NewVBox(
+		container.NewBorder(nil, nil,
+			container.NewHBox(openOne, openMany, widget.NewLabel("Grid"), a.gridFilter, a.prev, a.next),
+			zoomToolbar(func() *View { return a.view })),
+		a.position)
 
 	caption := func(s string) fyne.CanvasObject {
 		return widget.NewLabelWithStyle(s, fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
@@ -95,10 +95,11 @@ func (a *AblationPane) View() fyne.CanvasObject {
 		container.NewBorder(caption("Shape sheet"), nil, nil, nil, a.shape),
 		container.NewBorder(caption("Rectangular sheet"), nil, nil, nil, a.rect),
 	)
-	a.pieceInfo = widget.NewLabel("Point at a piece to see where it belongs.")
+	a.pieceInfo = widget.NewLabel("")
 	a.pieceInfo.Wrapping = fyne.TextWrapWord
-	solvedBox := container.NewGridWrap(fyne.NewSize(300, 200), a.solved)
-	side := container.NewVBox(caption("Solved, with edges"), solvedBox, a.pieceInfo)
+	solvedBox := container.NewGridWrap(fyne.NewSize(264, 176), a.solved)
+	info := container.NewGridWrap(fyne.NewSize(264, 120), a.pieceInfo)
+	side := container.NewVBox(caption("Solved, with edges"), solvedBox, info)
 
 	a.gridFilter.SetSelected("All grids")
 	a.updateNav()
@@ -125,11 +126,13 @@ func (a *AblationPane) openDialog(title string) {
 // Open shows the instance folder dir, or steps through the instance folders inside it.
 func (a *AblationPane) Open(dir string) {
 	a.win.Status.Set("Looking for instances in " + dir + "…")
-	a.pending.Add(1)
-	go func() {
-		defer a.pending.Done()
+	id := a.request.Add(1) // anything loading before is no longer wanted
+	a.win.work.Go(func() func() {
 		refs, err := puzzle.FindInstances(dir)
-		fyne.Do(func() {
+		return func() {
+			if a.request.Load() != id {
+				return
+			}
 			if err != nil && len(refs) == 0 {
 				a.win.ShowError(err)
 				return
@@ -155,8 +158,8 @@ func (a *AblationPane) Open(dir string) {
 			a.gridFilter.Options = options
 			a.gridFilter.SetSelected("All grids") // may not fire if unchanged
 			a.applyFilter()
-		})
-	}()
+		}
+	})
 }
 
 // applyFilter rebuilds the list of shown instances and shows the first.
@@ -212,9 +215,7 @@ func (a *AblationPane) updateNav() {
 // load reads an instance folder off the UI goroutine and shows it.
 func (a *AblationPane) load(dir string) {
 	id := a.request.Add(1)
-	a.pending.Add(1)
-	go func() {
-		defer a.pending.Done()
+	a.win.work.Go(func() func() {
 		gen, err := render.LoadInstance(dir)
 		var li *loadedInstance
 		if gen != nil {
@@ -223,7 +224,7 @@ func (a *AblationPane) load(dir string) {
 				li.note = err.Error()
 			}
 		}
-		fyne.Do(func() {
+		return func() {
 			if a.request.Load() != id {
 				return
 			}
@@ -232,17 +233,16 @@ func (a *AblationPane) load(dir string) {
 				return
 			}
 			a.show(li)
-		})
-	}()
+		}
+	})
 }
 
 // prepareInstance builds what the views need; it runs on a worker goroutine.
 func prepareInstance(gen *render.Generated) *loadedInstance {
-	li := &loadedInstance{gen: gen, shape: render.NewPyramid(gen.Shape), rect: render.NewPyramid(gen.Rect)}
-	if gen.Puzzle != nil {
-		li.solved = render.NewPyramid(render.EdgeOverlay(gen.Puzzle, gen.Solved))
-	} else {
-		li.solved = render.NewPyramid(gen.Solved)
+	li := &loadedInstance{Preview: render.PreviewOf(gen)}
+	li.solved = li.Edges()
+	if li.solved == nil {
+		li.solved = li.Solved
 	}
 	return li
 }
@@ -252,27 +252,25 @@ func (a *AblationPane) ShowGenerated(gen *render.Generated) {
 	a.refs, a.filtered, a.pos = nil, nil, 0
 	a.updateNav()
 	id := a.request.Add(1)
-	a.pending.Add(1)
-	go func() {
-		defer a.pending.Done()
+	a.win.work.Go(func() func() {
 		li := prepareInstance(gen)
-		fyne.Do(func() {
+		return func() {
 			if a.request.Load() == id {
 				a.show(li)
 			}
-		})
-	}()
+		}
+	})
 }
 
 func (a *AblationPane) show(li *loadedInstance) {
 	a.current = li
 	a.hovered, a.pinned = -1, -1
-	a.shape.SetImage(li.shape)
-	a.rect.SetImage(li.rect)
+	a.shape.SetImage(li.Shape)
+	a.rect.SetImage(li.Rect)
 	a.solved.SetImage(li.solved)
 	a.view.Fit()
 	a.solved.view.Fit()
-	inst := li.gen.Instance
+	inst := li.Gen.Instance
 	where := ""
 	if len(a.filtered) > 0 {
 		where = fmt.Sprintf("%d of %d · ", a.pos+1, len(a.filtered))
@@ -291,13 +289,13 @@ func (a *AblationPane) Current() *render.Generated {
 	if a.current == nil {
 		return nil
 	}
-	return a.current.gen
+	return a.current.Gen
 }
 
 func (a *AblationPane) hoverSheet(x, y float64, ok bool) {
 	id := -1
 	if ok && a.current != nil {
-		inst := a.current.gen.Instance
+		inst := a.current.Gen.Instance
 		if k, in := inst.Layout.SlotAt(x, y, inst.Grid); in {
 			id = k
 		}
@@ -322,7 +320,7 @@ func (a *AblationPane) tapSheet(x, y float64) {
 func (a *AblationPane) hoverSolved(x, y float64, ok bool) {
 	id := -1
 	if ok && a.current != nil {
-		inst := a.current.gen.Instance
+		inst := a.current.Gen.Instance
 		c, r := int(x)/max(1, inst.Piece.Width), int(y)/max(1, inst.Piece.Height)
 		if x >= 0 && y >= 0 && r < inst.Grid && c < inst.Grid {
 			for k, cell := range inst.Solution {
@@ -355,14 +353,14 @@ func (a *AblationPane) Highlighted() int {
 // highlight marks the chosen piece's slot in both sheets and its true cell.
 func (a *AblationPane) highlight() {
 	id := a.Highlighted()
-	if a.current == nil || id < 0 || id >= len(a.current.gen.Instance.Pieces) {
+	if a.current == nil || id < 0 || id >= len(a.current.Gen.Instance.Pieces) {
 		a.shape.SetMarks(nil)
 		a.rect.SetMarks(nil)
 		a.solved.SetMarks(nil)
-		a.pieceInfo.SetText("Point at a piece to see where it belongs; click to keep it selected.")
+		a.pieceInfo.SetText("Point at a piece to see where it belongs; click to keep it selected. Tabs are tinted amber in the solved view.")
 		return
 	}
-	inst := a.current.gen.Instance
+	inst := a.current.Gen.Instance
 	c := pinnedColour
 	if a.pinned < 0 {
 		c = hoverColour
@@ -379,5 +377,23 @@ func (a *AblationPane) highlight() {
 		id, cell.Row, cell.Col, s.Top, s.Right, s.Bottom, s.Left))
 }
 
-// Wait blocks until loads in flight have finished (tests, screenshots).
-func (a *AblationPane) Wait() { a.pending.Wait() }
+// pin selects piece id as if clicked.
+func (a *AblationPane) pin(id int) {
+	a.pinned = id
+	a.highlight()
+}
+
+// samplePiece is a piece worth showing in a screenshot: one in the interior
+// when there is an interior.
+func (a *AblationPane) samplePiece() int {
+	if a.current == nil {
+		return -1
+	}
+	inst := a.current.Gen.Instance
+	for id, c := range inst.Solution {
+		if c.Row == inst.Grid/2 && c.Col == inst.Grid/2 {
+			return id
+		}
+	}
+	return 0
+}

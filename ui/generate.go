@@ -67,7 +67,6 @@ type GeneratePane struct {
 	// request counts preview requests: a render whose number is no longer the
 	// newest is dropped, so stale settings never replace fresh ones.
 	request atomic.Uint64
-	pending sync.WaitGroup // renders scheduled or running, for tests and screenshots
 
 	cacheMu sync.Mutex
 	cache   preparedCache
@@ -75,9 +74,8 @@ type GeneratePane struct {
 
 // preview is one finished render, ready to show.
 type preview struct {
-	gen                           *render.Generated
-	shape, rect, solved, overlays *render.Pyramid
-	took                          time.Duration
+	*render.Preview
+	took time.Duration
 }
 
 // preparedCache keeps the last scaled source so a new seed or tab style
@@ -151,7 +149,7 @@ func (g *GeneratePane) View() fyne.CanvasObject {
 	save.Importance = widget.HighImportance
 	compare := widget.NewButtonWithIcon("Compare in Ablation", theme.ViewRestoreIcon(), func() {
 		if g.current != nil {
-			g.win.ablation.ShowGenerated(g.current.gen)
+			g.win.ablation.ShowGenerated(g.current.Gen)
 			g.win.Show(paneAblation)
 		}
 	})
@@ -262,14 +260,12 @@ func (g *GeneratePane) refresh() {
 	prefs.SetString(prefSize, g.size.Selected)
 
 	id := g.request.Add(1)
-	g.pending.Add(1)
-	time.AfterFunc(previewDebounce, func() {
-		defer g.pending.Done()
+	g.win.work.After(previewDebounce, func() func() {
 		if g.request.Load() != id {
-			return
+			return nil // superseded while waiting
 		}
 		p, err := g.render(s)
-		fyne.Do(func() {
+		return func() {
 			if g.request.Load() != id {
 				return // settings changed again; a newer render follows
 			}
@@ -278,7 +274,7 @@ func (g *GeneratePane) refresh() {
 				return
 			}
 			g.show(p)
-		})
+		}
 	})
 }
 
@@ -310,55 +306,46 @@ func (g *GeneratePane) render(s settings) (*preview, error) {
 		g.cache = preparedCache{key: key, prep: prep}
 		g.cacheMu.Unlock()
 	}
-	gen, err := render.GenerateFrom(src, prep, s.grid, s.seed, s.opt)
+	rp, err := render.NewPreview(src, prep, s.grid, s.seed, s.opt)
 	if err != nil {
 		return nil, err
 	}
-	p := &preview{gen: gen}
-	var wg sync.WaitGroup
-	for _, job := range []struct {
-		dst *(*render.Pyramid)
-		img func() *render.Pyramid
-	}{
-		{&p.shape, func() *render.Pyramid { return render.NewPyramid(gen.Shape) }},
-		{&p.rect, func() *render.Pyramid { return render.NewPyramid(gen.Rect) }},
-		{&p.solved, func() *render.Pyramid { return render.NewPyramid(gen.Solved) }},
-		{&p.overlays, func() *render.Pyramid { return render.NewPyramid(render.EdgeOverlay(gen.Puzzle, gen.Solved)) }},
-	} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			*job.dst = job.img()
-		}()
-	}
-	wg.Wait()
+	p := &preview{Preview: rp}
 	p.took = time.Since(start)
 	return p, nil
 }
 
 func (g *GeneratePane) show(p *preview) {
 	g.current = p
-	g.shape.SetImage(p.shape)
-	g.rect.SetImage(p.rect)
+	g.shape.SetImage(p.Shape)
+	g.rect.SetImage(p.Rect)
 	g.showSolved()
 	msg := fmt.Sprintf("%s — %d×%d, %d pieces, %d×%d px; rendered in %d ms.",
-		p.gen.Instance.ID, p.gen.Puzzle.N, p.gen.Puzzle.N, len(p.gen.Instance.Pieces),
-		p.gen.Puzzle.Width, p.gen.Puzzle.Height, p.took.Milliseconds())
-	if p.gen.Note != "" {
-		msg += " Note: " + p.gen.Note + "."
+		p.Gen.Instance.ID, p.Gen.Puzzle.N, p.Gen.Puzzle.N, len(p.Gen.Instance.Pieces),
+		p.Gen.Puzzle.Width, p.Gen.Puzzle.Height, p.took.Milliseconds())
+	if p.Gen.Note != "" {
+		msg += " Note: " + p.Gen.Note + "."
 	}
 	g.win.Status.Set(msg)
 }
 
 func (g *GeneratePane) showSolved() {
-	if g.current == nil {
+	p := g.current
+	if p == nil {
 		return
 	}
-	if g.edges.Checked {
-		g.solved.SetImage(g.current.overlays)
-	} else {
-		g.solved.SetImage(g.current.solved)
+	if !g.edges.Checked {
+		g.solved.SetImage(p.Solved)
+		return
 	}
+	g.win.work.Go(func() func() {
+		edges := p.Edges() // drawn on first use, off the UI goroutine
+		return func() {
+			if g.current == p && g.edges.Checked {
+				g.solved.SetImage(edges)
+			}
+		}
+	})
 }
 
 // Current is the instance on screen (nil before the first render).
@@ -366,11 +353,8 @@ func (g *GeneratePane) Current() *render.Generated {
 	if g.current == nil {
 		return nil
 	}
-	return g.current.gen
+	return g.current.Gen
 }
-
-// Wait blocks until every scheduled preview has finished (tests, screenshots).
-func (g *GeneratePane) Wait() { g.pending.Wait() }
 
 // OpenImageDialog asks for an image file to use as the source.
 func (g *GeneratePane) OpenImageDialog() {
@@ -388,11 +372,9 @@ func (g *GeneratePane) OpenImageDialog() {
 // OpenImage loads path (off the UI goroutine) and makes it the source.
 func (g *GeneratePane) OpenImage(path string) {
 	g.win.Status.Set("Opening " + filepath.Base(path) + "…")
-	g.pending.Add(1)
-	go func() {
-		defer g.pending.Done()
+	g.win.work.Go(func() func() {
 		src, err := render.LoadSource(path)
-		fyne.Do(func() {
+		return func() {
 			if err != nil {
 				g.win.ShowError(err)
 				return
@@ -403,8 +385,8 @@ func (g *GeneratePane) OpenImage(path string) {
 			g.fileNote.SetText(fmt.Sprintf("%s, %d×%d px", filepath.Base(path), src.Width, src.Height))
 			g.fileNote.Show()
 			g.source.SetSelected(fileChoice(src)) // triggers the preview
-		})
-	}()
+		}
+	})
 }
 
 // SaveDialog asks for a folder and writes the shown instance into it.
@@ -413,7 +395,7 @@ func (g *GeneratePane) SaveDialog() {
 		g.win.Status.Set("Nothing to save yet: the preview is still rendering.")
 		return
 	}
-	gen := g.current.gen
+	gen := g.current.Gen
 	g.win.Files.OpenFolder("Save instance into folder", func(dir string, err error) {
 		if err != nil {
 			g.win.ShowError(err)
@@ -429,17 +411,15 @@ func (g *GeneratePane) SaveDialog() {
 func (g *GeneratePane) Save(gen *render.Generated, dir string) {
 	g.win.App.Preferences().SetString(prefLastDir, dir)
 	g.win.Status.Set("Saving " + gen.Instance.ID + "…")
-	g.pending.Add(1)
-	go func() {
-		defer g.pending.Done()
+	g.win.work.Go(func() func() {
 		path, err := gen.WriteDir(dir)
-		fyne.Do(func() {
+		return func() {
 			if err != nil {
 				g.win.ShowError(err)
 				return
 			}
 			g.win.rememberFile(path)
 			g.win.Status.Set("Saved " + path)
-		})
-	}()
+		}
+	})
 }

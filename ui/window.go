@@ -45,6 +45,8 @@ type MainWindow struct {
 	Files   FileChooser
 	Version string
 
+	work *worker
+
 	generate *GeneratePane
 	ablation *AblationPane
 
@@ -60,12 +62,15 @@ type Options struct {
 	Version string
 	// Files is the file chooser; nil means Fyne's dialogs.
 	Files func(fallback FileChooser) FileChooser
+
+	// queued applies background results only in settle (Fyne's test driver).
+	queued bool
 }
 
 // NewMainWindow builds the window and its panes; it does not show it.
 func NewMainWindow(a fyne.App, o Options) *MainWindow {
 	w := a.NewWindow("jigbench")
-	m := &MainWindow{App: a, Window: w, Status: NewStatusLine(), Version: o.Version, current: -1}
+	m := &MainWindow{App: a, Window: w, Status: NewStatusLine(), Version: o.Version, current: -1, work: newWorker(o.queued)}
 	fallback := &FyneChooser{Window: w, Start: m.lastFolder}
 	m.Files = fallback
 	if o.Files != nil {
@@ -135,9 +140,9 @@ func (m *MainWindow) ShowError(err error) {
 	if err == nil {
 		return
 	}
-	msg := capitalise(err.Error())
-	m.Status.Set(msg)
-	dialog.ShowError(errors.New(msg), m.Window)
+	// Core errors begin with the file they concern; keep its name as it is.
+	m.Status.Set(err.Error())
+	dialog.ShowError(err, m.Window)
 }
 
 func capitalise(s string) string {

@@ -187,6 +187,11 @@ func Run(o Options, report func(Result)) ([]Result, error) {
 		}
 		cases = append(cases, c)
 	}
+	pv, err := Preview(src)
+	if err != nil {
+		return nil, err
+	}
+	cases = append(cases, pv)
 	var out []Result
 	for _, c := range cases {
 		r, err := Measure(c, o.Runs)

@@ -46,3 +46,23 @@ func TestMeasureComparesMedians(t *testing.T) {
 		t.Fatal("a failing case must report its error")
 	}
 }
+
+// BenchmarkPreview reports the preview update after a seed change (16×16)
+// against encoding its sheet once (metric "x-floor", target < 1).
+func BenchmarkPreview(b *testing.B) {
+	src, err := SourceJPEG()
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, err := Preview(src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := Measure(c, max(5, b.N))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(r.WorkMS, "ms/preview")
+	b.ReportMetric(r.FloorMS, "floor-ms")
+	b.ReportMetric(r.Ratio, "x-floor")
+}

@@ -1,0 +1,322 @@
+package ui
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/jigbench/jigbench/core/puzzle"
+	"github.com/jigbench/jigbench/core/render"
+	"github.com/jigbench/jigbench/core/render/demo"
+)
+
+// fakeChooser answers file dialogs from a queue, as a user would.
+type fakeChooser struct {
+	answers []string
+	err     error
+	asked   []string
+}
+
+func (f *fakeChooser) next(title string, done func(string, error)) {
+	f.asked = append(f.asked, title)
+	if f.err != nil {
+		done("", f.err)
+		return
+	}
+	if len(f.answers) == 0 {
+		done("", nil) // cancelled
+		return
+	}
+	p := f.answers[0]
+	f.answers = f.answers[1:]
+	done(p, nil)
+}
+
+func (f *fakeChooser) OpenFile(title string, _ Filter, done func(string, error)) { f.next(title, done) }
+func (f *fakeChooser) OpenFolder(title string, done func(string, error))         { f.next(title, done) }
+
+func newTestWindow(t *testing.T, files *fakeChooser) *MainWindow {
+	t.Helper()
+	a := test.NewTempApp(t)
+	m := NewMainWindow(a, Options{Version: "test", queued: true, Files: func(FileChooser) FileChooser { return files }})
+	m.Window.Resize(fyne.NewSize(1280, 800))
+	m.Window.Show()
+	m.settle()
+	t.Cleanup(m.Window.Close)
+	return m
+}
+
+func TestGenerateFollowsGridAndSeed(t *testing.T) {
+	m := newTestWindow(t, &fakeChooser{})
+	g := m.Generate()
+	first := g.Current()
+	if first == nil {
+		t.Fatal("no preview after opening")
+	}
+	if first.Puzzle.N != 8 || first.Instance.Seed != 42 || first.Instance.Source.Name != demo.Names()[0] {
+		t.Fatalf("opened on %s, want the first demo at 8×8, seed 42", first.Instance.ID)
+	}
+	g.grid.SetText("4")
+	m.settle()
+	if got := g.Current(); got.Puzzle.N != 4 || g.shape.Image().Image() != got.Shape {
+		t.Fatalf("after grid 4: showing %s", got.Instance.ID)
+	}
+	before := g.Current()
+	g.seed.SetText("427")
+	m.settle()
+	after := g.Current()
+	if after.Instance.Seed != 427 {
+		t.Fatalf("seed now %d, want 427", after.Instance.Seed)
+	}
+	if slices.Equal(after.Puzzle.IDAt, before.Puzzle.IDAt) || string(after.Shape.Pix) == string(before.Shape.Pix) {
+		t.Fatal("a new seed did not change the puzzle shown")
+	}
+	if !strings.Contains(m.Status.Text(), after.Instance.ID) {
+		t.Fatalf("status %q does not name %s", m.Status.Text(), after.Instance.ID)
+	}
+
+	// The edge overlay replaces the solved image on request.
+	g.edges.SetChecked(true)
+	m.settle()
+	if g.solved.Image() != g.current.Edges() || g.current.Edges() == nil {
+		t.Fatal("the edge overlay is not shown")
+	}
+	g.edges.SetChecked(false)
+	m.settle()
+	if g.solved.Image() != g.current.Solved {
+		t.Fatal("unticking the overlay did not bring the plain solved image back")
+	}
+
+	// A bad grid leaves the last good preview and says what to fix.
+	g.grid.SetText("99")
+	m.settle()
+	if g.Current() != after || !strings.Contains(m.Status.Text(), "Grid must be") {
+		t.Fatalf("grid 99: status %q", m.Status.Text())
+	}
+	// Custom grids beyond the presets work.
+	g.grid.SetText("5")
+	m.settle()
+	if g.Current().Puzzle.N != 5 {
+		t.Fatal("custom grid 5 not generated")
+	}
+}
+
+func TestSettingsAreRemembered(t *testing.T) {
+	a := test.NewTempApp(t)
+	m := NewMainWindow(a, Options{queued: true, Files: func(FileChooser) FileChooser { return &fakeChooser{} }})
+	m.settle()
+	m.Generate().grid.SetText("12")
+	m.Generate().seed.SetText("9")
+	m.settle()
+	m2 := NewMainWindow(a, Options{queued: true, Files: func(FileChooser) FileChooser { return &fakeChooser{} }})
+	m2.settle()
+	if got := m2.Generate().Current(); got.Puzzle.N != 12 || got.Instance.Seed != 9 {
+		t.Fatalf("reopened on %s, want grid 12 seed 9", got.Instance.ID)
+	}
+}
+
+func TestSaveInstanceWritesTheFolder(t *testing.T) {
+	dir := t.TempDir()
+	files := &fakeChooser{answers: []string{dir}}
+	m := newTestWindow(t, files)
+	g := m.Generate()
+	g.SaveDialog()
+	m.settle()
+	id := g.Current().Instance.ID
+	for _, f := range []string{"instance.json", "shape.png", "rect.png", "solved.png", "prompt-shape.txt", "prompt-rect.txt"} {
+		if _, err := os.Stat(filepath.Join(dir, id, f)); err != nil {
+			t.Errorf("saved instance lacks %s: %v", f, err)
+		}
+	}
+	if !strings.HasPrefix(m.Status.Text(), "Saved ") {
+		t.Fatalf("status %q", m.Status.Text())
+	}
+	if got := m.App.Preferences().StringList(prefRecent); len(got) == 0 || got[0] != filepath.Join(dir, id) {
+		t.Fatalf("recent list %v", got)
+	}
+}
+
+// writeInstances generates instances of the first demo image into dir.
+func writeInstances(t *testing.T, dir string, grids ...int) {
+	t.Helper()
+	img, err := demo.Image(demo.Names()[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := render.SourceFromImage("scene", img)
+	for i, n := range grids {
+		opt := puzzle.DefaultOptions()
+		opt.Size = 320
+		g, err := render.Generate(src, n, uint64(i+1), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := g.WriteDir(dir); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestAblationOpenZoomStepAndHover(t *testing.T) {
+	dir := t.TempDir()
+	writeInstances(t, dir, 4, 5, 4)
+	m := newTestWindow(t, &fakeChooser{answers: []string{dir}})
+	m.Show(paneAblation)
+	a := m.Ablation()
+	m.settle()
+	a.openDialog("Open")
+	m.settle()
+	if len(a.filtered) != 3 || a.Current().Instance.ID != "scene-g4-s1" {
+		t.Fatalf("opened %d instances, showing %v", len(a.filtered), a.Current())
+	}
+
+	// Zoom in and out: both sheets follow one zoom.
+	fit := a.view.Zoom()
+	a.view.ZoomBy(2)
+	if z := a.view.Zoom(); z < 1.99*fit || z > 2.01*fit {
+		t.Fatalf("zoom %v after ×2 from %v", z, fit)
+	}
+	x0, y0 := a.shape.ImagePoint(fyne.NewPos(10, 10))
+	x1, y1 := a.rect.ImagePoint(fyne.NewPos(10, 10))
+	if x0 != x1 || y0 != y1 {
+		t.Fatal("the two sheets do not share zoom and pan")
+	}
+	test.Drag(m.Window.Canvas(), absPos(a.shape, 50, 50), -30, -20)
+	if x, _ := a.rect.ImagePoint(fyne.NewPos(10, 10)); x <= x1 {
+		t.Fatal("dragging the shape sheet did not pan the rectangular one")
+	}
+	a.view.Fit()
+
+	// Step to the next instance and filter by grid.
+	a.Next()
+	m.settle()
+	if a.Current().Instance.ID != "scene-g4-s3" { // folders are listed by name
+		t.Fatalf("next showed %s", a.Current().Instance.ID)
+	}
+	a.gridFilter.SetSelected("4×4")
+	m.settle()
+	if len(a.filtered) != 2 {
+		t.Fatalf("filter 4×4 kept %d instances", len(a.filtered))
+	}
+	a.Next()
+	m.settle()
+	if a.Current().Instance.ID != "scene-g4-s3" {
+		t.Fatalf("next within the filter showed %s", a.Current().Instance.ID)
+	}
+
+	// Hover over a slot: the piece is highlighted in both sheets and its true cell.
+	inst := a.Current().Instance
+	k := 6
+	sx, sy := inst.Layout.SlotOrigin(k, inst.Grid)
+	pos := a.shape.widgetPoint(float64(sx+inst.Layout.SlotWidth/2), float64(sy+inst.Layout.SlotHeight/2))
+	a.shape.MouseMoved(&desktop.MouseEvent{PointEvent: fyne.PointEvent{Position: pos}})
+	if a.Highlighted() != k {
+		t.Fatalf("hovering slot %d highlights %d", k, a.Highlighted())
+	}
+	for name, z := range map[string]*ZoomView{"shape": a.shape, "rect": a.rect} {
+		ms := z.Marks()
+		if len(ms) != 1 || ms[0].Rect.Min.X != sx || ms[0].Rect.Min.Y != sy {
+			t.Errorf("%s sheet marks %v, want slot of piece %d at (%d,%d)", name, ms, k, sx, sy)
+		}
+	}
+	cell := inst.Solution[k]
+	if ms := a.solved.Marks(); len(ms) != 1 || ms[0].Rect.Min.X != cell.Col*inst.Piece.Width || ms[0].Rect.Min.Y != cell.Row*inst.Piece.Height {
+		t.Errorf("solved view marks %v, want the true cell %v", ms, cell)
+	}
+	if !strings.Contains(a.pieceInfo.Text, "Piece 6 belongs at row") {
+		t.Errorf("piece info %q", a.pieceInfo.Text)
+	}
+	a.shape.MouseOut()
+	if a.Highlighted() != -1 || len(a.rect.Marks()) != 0 {
+		t.Error("leaving the sheet kept the highlight")
+	}
+}
+
+func TestGenerateToAblation(t *testing.T) {
+	m := newTestWindow(t, &fakeChooser{})
+	m.Show(paneAblation)
+	m.settle()
+	if got, want := m.Ablation().Current().Instance.ID, m.Generate().Current().Instance.ID; got != want {
+		t.Fatalf("Ablation opened on %s, want Generate's %s", got, want)
+	}
+}
+
+func TestBadFilesGiveAMessageAndTheAppGoesOn(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "holiday.png")
+	if err := os.WriteFile(bad, []byte("not really a png"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := newTestWindow(t, &fakeChooser{answers: []string{bad}})
+	before := m.Generate().Current()
+	m.Generate().OpenImageDialog()
+	m.settle()
+	if !strings.Contains(m.Status.Text(), "holiday.png") || !strings.Contains(m.Status.Text(), "not a PNG, JPEG, GIF or WebP") {
+		t.Fatalf("status %q", m.Status.Text())
+	}
+	if m.Generate().Current() != before {
+		t.Fatal("a bad file replaced the preview")
+	}
+	// A dropped folder without instances, then a dropped bad image.
+	empty := t.TempDir()
+	m.dropped(fyne.Position{}, []fyne.URI{storageURI(empty)})
+	m.settle()
+	if !strings.Contains(m.Status.Text(), "holds no instance folders") {
+		t.Fatalf("status %q", m.Status.Text())
+	}
+	m.dropped(fyne.Position{}, []fyne.URI{storageURI(bad)})
+	m.settle()
+	if m.current != paneGenerate || !strings.Contains(m.Status.Text(), "holiday.png") {
+		t.Fatalf("drop of a bad image: pane %d, status %q", m.current, m.Status.Text())
+	}
+	// And a good image still opens afterwards.
+	good := filepath.Join("..", "core", "render", "testdata", "small.png") // 120×75: grid 4 fits
+	m.Generate().grid.SetText("4")
+	m.OpenPath(good)
+	m.settle()
+	if m.Generate().Current().Instance.Source.Name != "small" {
+		t.Fatalf("after the errors, opening small.png shows %s", m.Generate().Current().Instance.ID)
+	}
+}
+
+func TestFailingChooserIsReported(t *testing.T) {
+	m := newTestWindow(t, &fakeChooser{err: errors.New("portal unavailable")})
+	m.Generate().OpenImageDialog()
+	if !strings.Contains(m.Status.Text(), "portal unavailable") {
+		t.Fatalf("status %q", m.Status.Text())
+	}
+}
+
+func TestScreenshotsWritesEveryPane(t *testing.T) {
+	dir := t.TempDir()
+	files, err := Screenshots(dir, "test", []fyne.Size{{Width: 800, Height: 500}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 2*5 {
+		t.Fatalf("%d screenshots, want 5 panes × 2 themes", len(files))
+	}
+	for _, f := range files {
+		img, err := render.LoadImage(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if img.Rect.Dx() != 800 || img.Rect.Dy() != 500 {
+			t.Errorf("%s is %v", f, img.Rect)
+		}
+	}
+}
+
+func absPos(o fyne.CanvasObject, x, y float32) fyne.Position {
+	return fyne.CurrentApp().Driver().AbsolutePositionForObject(o).Add(fyne.NewPos(x, y))
+}
+
+func storageURI(path string) fyne.URI { return storage.NewFileURI(path) }
