@@ -1,0 +1,452 @@
+package app
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/jigbench/jigbench/core/vigor"
+)
+
+const vigorUsage = `usage: jigbench vigor SUBCOMMAND [flags]
+
+ViGoR-Bench meta-evaluation: splits, ratings, judge runs, agreement.
+
+  jigbench vigor check DIR
+      validate a split folder; list every problem with the item it belongs to
+  jigbench vigor export --split DIR --annotator NAME --out FILE.csv|FILE.jsonl [--db FILE]
+      write one annotator's ratings of the split from the ratings store
+  jigbench vigor import --split DIR [--db FILE] FILE...
+      add rating exports (.csv or .jsonl) to the ratings store; all or nothing,
+      and a newer rating already in the store is kept
+  jigbench vigor agree --split DIR --humans FILE... --judge FILE...
+                       [--judge-without-gt FILE...] [--json FILE] [--markdown FILE]
+                       [--bootstrap 2000] [--seed S] [--sample-variance]
+                       [--store] [--db FILE]
+      the paper's Table 2 and the statistics beyond it. --humans: rating exports;
+      --store adds this machine's stored ratings of the split. --judge: judge-run
+      files (JSON array or JSONL); records without a condition count as with_gt.
+      --judge-without-gt: files that are all without_gt. Records without a run
+      number take the file's position in its list (1, 2, 3, …).
+  jigbench vigor irr --data FILE.csv [--metric nominal|ordinal|interval|ratio]
+                     [--header] [--labels]
+      reliability of any data: one row per coder, one column per unit; an empty
+      cell or * is missing. --header: the first row names the units; --labels:
+      the first column names the coders. Prints JSON.
+  jigbench vigor demo --out DIR
+      a demo split with simulated ratings and judge runs (not yet available)
+
+The ratings store defaults to the app's: the user config folder, jigbench/ratings.db.
+`
+
+func init() {
+	register(&command{
+		name:    "vigor",
+		summary: "ViGoR meta-evaluation: check splits, move ratings, measure judge agreement",
+		usage:   vigorUsage,
+		run:     runVigor,
+	})
+}
+
+func runVigor(e *env, args []string) error {
+	if len(args) == 0 {
+		return usagef("missing subcommand: check, export, import, agree, irr or demo")
+	}
+	sub, rest := args[0], args[1:]
+	switch sub {
+	case "-h", "--help", "-help", "help":
+		return flag.ErrHelp
+	case "check":
+		return vigorCheck(e, rest)
+	case "export":
+		return vigorExport(e, rest)
+	case "import":
+		return vigorImport(e, rest)
+	case "agree":
+		return vigorAgree(e, rest)
+	case "irr":
+		return vigorIRR(e, rest)
+	case "demo":
+		// The demo split is built from rendered puzzles; core/vigor already
+		// has the writers it needs (WriteSplit, Simulate, WriteRatingsFile,
+		// WriteJudgeFile).
+		return usagef("vigor demo is not yet available in this build")
+	}
+	return usagef("unknown subcommand %q; want check, export, import, agree, irr or demo", sub)
+}
+
+func vigorCheck(e *env, args []string) error {
+	fs := newFlags("vigor check")
+	if err := parseFlags(fs, args, true); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usagef("vigor check takes one split folder")
+	}
+	dir := fs.Arg(0)
+	probs := vigor.Check(dir)
+	fatal := 0
+	for _, p := range probs {
+		if p.Fatal {
+			fatal++
+			fmt.Fprintf(e.stdout, "error: %s\n", p)
+		} else {
+			fmt.Fprintf(e.stdout, "warning: %s\n", p)
+		}
+	}
+	if fatal > 0 {
+		return fmt.Errorf("split %s has %d error%s (listed above); fix them and check again", dir, fatal, vigorPlural(fatal))
+	}
+	sp, err := vigor.LoadMeta(dir) // the files were just checked
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "%s: split %s is usable: %d items (%d process, %d result), %d warning%s\n",
+		dir, sp.Name, len(sp.Items), sp.Count(vigor.TrackProcess), sp.Count(vigor.TrackResult), len(probs), vigorPlural(len(probs)))
+	return nil
+}
+
+func vigorPlural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// openStore opens the ratings store at path, or the default one.
+func vigorOpenStore(ctx context.Context, path string) (*vigor.Store, error) {
+	if path == "" {
+		var err error
+		if path, err = vigor.DefaultStorePath(); err != nil {
+			return nil, err
+		}
+	}
+	return vigor.OpenStore(ctx, path)
+}
+
+func vigorExport(e *env, args []string) error {
+	fs := newFlags("vigor export")
+	split := fs.String("split", "", "split folder")
+	annotator := fs.String("annotator", "", "annotator name")
+	out := fs.String("out", "", "output file (.csv or .jsonl)")
+	db := fs.String("db", "", "ratings store (default: the app's)")
+	if err := parseFlags(fs, args, false); err != nil {
+		return err
+	}
+	switch {
+	case *split == "":
+		return usagef("--split is required")
+	case *annotator == "":
+		return usagef("--annotator is required")
+	case *out == "":
+		return usagef("--out is required")
+	}
+	if _, err := vigor.RatingsFormatOf(*out); err != nil {
+		return usagef("%v", err)
+	}
+	sp, err := vigor.LoadMeta(*split)
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	st, err := vigorOpenStore(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	rs, err := st.List(ctx, vigor.Query{Split: sp.Name, Annotator: *annotator})
+	if err != nil {
+		return err
+	}
+	if len(rs) == 0 {
+		names, _ := st.Annotators(ctx, sp.Name)
+		known := "nobody has rated it there yet"
+		if len(names) > 0 {
+			known = "annotators there: " + strings.Join(names, ", ")
+		}
+		return fmt.Errorf("no ratings by %q of split %s in %s (%s)", *annotator, sp.Name, st.Path(), known)
+	}
+	sortBySplit(sp, rs)
+	if err := vigor.WriteRatingsFile(*out, rs); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "wrote %d ratings by %s to %s\n", len(rs), *annotator, *out)
+	return nil
+}
+
+// sortBySplit puts ratings in the split's item order (ratings of items no
+// longer in the split last), the order a person reads the export in.
+func sortBySplit(sp *vigor.Split, rs []vigor.Rating) {
+	pos := make(map[string]int, len(sp.Items))
+	for i, it := range sp.Items {
+		pos[it.ID] = i
+	}
+	at := func(id string) int {
+		if i, ok := pos[id]; ok {
+			return i
+		}
+		return len(sp.Items)
+	}
+	slices.SortStableFunc(rs, func(a, b vigor.Rating) int { return cmp.Compare(at(a.Item), at(b.Item)) })
+}
+
+func vigorImport(e *env, args []string) error {
+	fs := newFlags("vigor import")
+	split := fs.String("split", "", "split folder")
+	db := fs.String("db", "", "ratings store (default: the app's)")
+	if err := parseFlags(fs, args, true); err != nil {
+		return err
+	}
+	if *split == "" {
+		return usagef("--split is required")
+	}
+	if fs.NArg() == 0 {
+		return usagef("give the rating files to import")
+	}
+	sp, err := vigor.LoadMeta(*split)
+	if err != nil {
+		return err
+	}
+	rs, err := vigor.ReadRatingsFiles(fs.Args(), sp)
+	if err != nil {
+		return fmt.Errorf("%v; nothing was imported", err)
+	}
+	ctx := context.Background()
+	st, err := vigorOpenStore(ctx, *db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	res, err := st.Import(ctx, rs)
+	if err != nil {
+		return fmt.Errorf("%v; nothing was imported", err)
+	}
+	fmt.Fprintf(e.stdout, "imported %d ratings into %s: %d added, %d replaced older ones, %d kept (the store's copy was as new or newer)\n",
+		len(rs), st.Path(), res.Added, res.Replaced, res.Kept)
+	return nil
+}
+
+// vigorList collects a flag given several times.
+type vigorList []string
+
+func (l *vigorList) String() string     { return strings.Join(*l, " ") }
+func (l *vigorList) Set(s string) error { *l = append(*l, s); return nil }
+
+// expandLists lets a list flag take several values in a row, as cli.md
+// writes them (--judge a.jsonl b.jsonl): each following argument that is not
+// a flag becomes another --name value.
+func vigorExpandLists(args []string, names ...string) []string {
+	isList := func(a string) (string, bool) {
+		n := strings.TrimLeft(a, "-")
+		if n == a || strings.Contains(n, "=") {
+			return "", false
+		}
+		for _, name := range names {
+			if n == name {
+				return name, true
+			}
+		}
+		return "", false
+	}
+	var out []string
+	current := ""
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if name, ok := isList(a); ok {
+			current = name
+			out = append(out, a)
+			if i+1 < len(args) {
+				out = append(out, args[i+1])
+				i++
+			}
+			continue
+		}
+		if strings.HasPrefix(a, "-") {
+			current = ""
+			out = append(out, a)
+			continue
+		}
+		if current != "" {
+			out = append(out, "--"+current, a)
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func vigorAgree(e *env, args []string) error {
+	fs := newFlags("vigor agree")
+	split := fs.String("split", "", "split folder")
+	var humans, judge, judgeWithout vigorList
+	fs.Var(&humans, "humans", "rating exports")
+	fs.Var(&judge, "judge", "judge-run files")
+	fs.Var(&judgeWithout, "judge-without-gt", "judge-run files without ground truth")
+	jsonOut := fs.String("json", "", "write the JSON report here")
+	mdOut := fs.String("markdown", "", "write the Markdown report here")
+	replicates := fs.Int("bootstrap", vigor.DefaultReplicates, "bootstrap replicates (0: no intervals)")
+	seed := fs.Uint64("seed", 1, "bootstrap seed")
+	sample := fs.Bool("sample-variance", false, "divide variances by n−1 instead of n")
+	useStore := fs.Bool("store", false, "add the ratings store's ratings of the split")
+	db := fs.String("db", "", "ratings store (default: the app's)")
+	if err := parseFlags(fs, vigorExpandLists(args, "humans", "judge", "judge-without-gt"), false); err != nil {
+		return err
+	}
+	switch {
+	case *split == "":
+		return usagef("--split is required")
+	case len(humans) == 0 && !*useStore:
+		return usagef("give the human ratings with --humans FILE... (or --store)")
+	case len(judge) == 0 && len(judgeWithout) == 0:
+		return usagef("give the judge runs with --judge FILE... and/or --judge-without-gt FILE...")
+	case *replicates < 0:
+		return usagef("--bootstrap must be 0 or more")
+	}
+	sp, err := vigor.LoadMeta(*split)
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	var rs []vigor.Rating
+	if len(humans) > 0 {
+		if rs, err = vigor.ReadRatingsFiles(humans, sp); err != nil {
+			return err
+		}
+	}
+	if *useStore {
+		st, err := vigorOpenStore(ctx, *db)
+		if err != nil {
+			return err
+		}
+		stored, err := st.List(ctx, vigor.Query{Split: sp.Name})
+		st.Close()
+		if err != nil {
+			return err
+		}
+		rs = append(rs, stored...)
+	}
+
+	var records []vigor.JudgeRecord
+	skipped := 0
+	readRuns := func(paths []string, cond vigor.Condition, fixed bool) error {
+		for i, path := range paths {
+			recs, probs, err := vigor.ReadJudgeFile(path, sp, vigor.JudgeOptions{Condition: cond, Fixed: fixed, Run: i + 1})
+			if err != nil {
+				return err
+			}
+			for _, p := range probs {
+				fmt.Fprintf(e.stderr, "jigbench: vigor: warning: record left out: %s\n", p)
+			}
+			skipped += len(probs)
+			records = append(records, recs...)
+		}
+		return nil
+	}
+	if err := readRuns(judge, vigor.WithGT, false); err != nil {
+		return err
+	}
+	if err := readRuns(judgeWithout, vigor.WithoutGT, true); err != nil {
+		return err
+	}
+	if len(records) == 0 {
+		return errors.New("no judge record could be read; see the warnings above")
+	}
+
+	opt := vigor.Options{Replicates: *replicates, Seed: *seed, SampleVariance: *sample}
+	if e.progress && *replicates > 0 {
+		opt.Progress = func(done, total int) {
+			fmt.Fprintf(e.stderr, "\rbootstrap %d/%d", done, total)
+			if done == total {
+				fmt.Fprint(e.stderr, "\r\033[K")
+			}
+		}
+	}
+	rep, err := vigor.Analyze(ctx, vigor.Input{Split: sp, Humans: rs, Judge: records}, opt)
+	if err != nil {
+		return err
+	}
+	if *jsonOut != "" {
+		if err := vigorWriteFile(*jsonOut, rep.WriteJSON); err != nil {
+			return err
+		}
+	}
+	if *mdOut != "" {
+		if err := vigorWriteFile(*mdOut, rep.WriteMarkdown); err != nil {
+			return err
+		}
+	}
+	if skipped > 0 {
+		fmt.Fprintf(e.stderr, "jigbench: vigor: warning: %d judge record%s left out (listed above)\n", skipped, vigorPlural(skipped))
+	}
+	return rep.WriteText(e.stdout)
+}
+
+// writeFile writes what write produces to path through a temporary file
+// and a rename, so a failed run never leaves half a report.
+func vigorWriteFile(path string, write func(io.Writer) error) error {
+	var buf bytes.Buffer
+	if err := write(&buf); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	_, err = tmp.Write(buf.Bytes())
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+func vigorIRR(e *env, args []string) error {
+	fs := newFlags("vigor irr")
+	data := fs.String("data", "", "reliability data CSV")
+	metric := fs.String("metric", "nominal", "nominal, ordinal, interval or ratio")
+	header := fs.Bool("header", false, "the first row names the units")
+	labels := fs.Bool("labels", false, "the first column names the coders")
+	if err := parseFlags(fs, args, false); err != nil {
+		return err
+	}
+	if *data == "" {
+		return usagef("--data is required")
+	}
+	m, err := vigor.ParseMetric(*metric)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	f, err := os.Open(*data)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	res, err := vigor.IRR(f, vigor.IRROptions{Metric: m, Header: *header, Labels: *labels})
+	if err != nil {
+		return fmt.Errorf("read %s: %w", *data, err)
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "%s\n", b)
+	return nil
+}

@@ -1,0 +1,84 @@
+package vigor
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// migrations are applied in order; migration i brings the schema to
+// version i+1, recorded in PRAGMA user_version and in schema_migrations.
+// Never edit a released entry: append a new one.
+var migrations = []string{
+	// 1: the ratings, one row per (split, item, annotator); NULL = not scored.
+	`CREATE TABLE schema_migrations (
+		version    INTEGER PRIMARY KEY,
+		applied_at TEXT NOT NULL
+	);
+	CREATE TABLE ratings (
+		split                  TEXT NOT NULL CHECK (split <> ''),
+		item_id                TEXT NOT NULL CHECK (item_id <> ''),
+		annotator              TEXT NOT NULL CHECK (annotator <> ''),
+		background_consistency INTEGER CHECK (background_consistency BETWEEN 0 AND 100),
+		rule_obey              INTEGER CHECK (rule_obey BETWEEN 0 AND 100),
+		visual_quality         INTEGER CHECK (visual_quality BETWEEN 0 AND 100),
+		reasoning              INTEGER CHECK (reasoning BETWEEN 0 AND 100),
+		flagged                INTEGER NOT NULL DEFAULT 0 CHECK (flagged IN (0, 1)),
+		comment                TEXT NOT NULL DEFAULT '',
+		created_at             TEXT NOT NULL,
+		updated_at             TEXT NOT NULL,
+		PRIMARY KEY (split, item_id, annotator)
+	) WITHOUT ROWID;`,
+	// 2: progress, export and "next unrated" look up one annotator's rows.
+	`CREATE INDEX ratings_by_annotator ON ratings (split, annotator, item_id);`,
+}
+
+// schemaVersion is the version this build writes.
+var schemaVersion = len(migrations)
+
+// migrate brings db up to version target (≤ len(migrations)). Each step runs
+// in its own immediate transaction that re-reads the version, so two
+// processes opening a new database at once cannot both apply a step.
+func migrate(ctx context.Context, db *sql.DB, target int) error {
+	for {
+		done, err := migrateStep(ctx, db, target)
+		if err != nil || done {
+			return err
+		}
+	}
+}
+
+func migrateStep(ctx context.Context, db *sql.DB, target int) (done bool, err error) {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return false, fmt.Errorf("migrate ratings store: %w", err)
+	}
+	defer tx.Rollback()
+	var v int
+	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return false, fmt.Errorf("migrate ratings store: read schema version: %w", err)
+	}
+	if v > len(migrations) {
+		return false, fmt.Errorf("the ratings store has schema version %d, newer than this jigbench knows (%d); "+
+			"use a newer jigbench", v, len(migrations))
+	}
+	if v >= target {
+		return true, nil
+	}
+	if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
+		return false, fmt.Errorf("migrate ratings store to version %d: %w", v+1, err)
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
+		v+1, time.Now().UTC().Format(time.RFC3339Nano)); err != nil {
+		return false, fmt.Errorf("migrate ratings store to version %d: %w", v+1, err)
+	}
+	// PRAGMA takes no parameters; v+1 is our own integer.
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v+1)); err != nil {
+		return false, fmt.Errorf("migrate ratings store to version %d: %w", v+1, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return false, fmt.Errorf("migrate ratings store to version %d: %w", v+1, err)
+	}
+	return false, nil
+}

@@ -1,0 +1,512 @@
+package vigor
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
+)
+
+// Rating is one annotator's scores for one item of one split.
+type Rating struct {
+	Split     string
+	Item      string
+	Annotator string
+	Scores    Scores // on the item's track scale; NoScore where not scored yet
+	Flagged   bool
+	Comment   string
+	Created   time.Time // UTC; set by the store
+	Updated   time.Time // UTC; set by the store on Save, kept by Import
+}
+
+// ErrNotFound is returned by Store.Get for a rating that does not exist.
+var ErrNotFound = errors.New("rating not found")
+
+// Store is the ratings database: SQLite in WAL mode with synchronous=FULL,
+// so a Save that returned nil survives a crash or a power cut. It is safe
+// for concurrent use, also by several processes.
+type Store struct {
+	db   *sql.DB
+	path string
+	now  func() time.Time
+}
+
+// DefaultStorePath is where the app keeps its ratings: the user's config
+// folder (os.UserConfigDir), jigbench/ratings.db.
+func DefaultStorePath() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("find the folder for the ratings store: %w", err)
+	}
+	return filepath.Join(dir, "jigbench", "ratings.db"), nil
+}
+
+// busyTimeout is how long a writer waits for another one (another window,
+// an import) before giving up.
+const busyTimeout = 10 * time.Second
+
+// OpenStore opens (creating if needed) the ratings database at path and
+// brings its schema up to date.
+func OpenStore(ctx context.Context, path string) (*Store, error) {
+	return openStore(ctx, path, schemaVersion)
+}
+
+func openStore(ctx context.Context, path string, version int) (*Store, error) {
+	if strings.ContainsAny(path, "?#") {
+		return nil, fmt.Errorf("open ratings store %s: the path must not contain '?' or '#'", path)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("open ratings store %s: %w", path, err)
+	}
+	// The pragmas run on every new connection of the pool.
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(FULL)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Set("_txlock", "immediate") // take the write lock at BEGIN: no upgrade deadlocks
+	db, err := sql.Open("sqlite", path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("open ratings store %s: %w", path, err)
+	}
+	s := &Store{db: db, path: path, now: time.Now}
+	if err := s.checkPragmas(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open ratings store %s: %w", path, err)
+	}
+	if err := migrate(ctx, db, version); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open ratings store %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// checkPragmas verifies the durability settings took effect: WAL can fail
+// on some network file systems, and a silent fallback would weaken the
+// no-lost-rating promise.
+func (s *Store) checkPragmas(ctx context.Context) error {
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	var mode string
+	var sync, fk int
+	if err := conn.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil {
+		return err
+	}
+	if err := conn.QueryRowContext(ctx, "PRAGMA synchronous").Scan(&sync); err != nil {
+		return err
+	}
+	if err := conn.QueryRowContext(ctx, "PRAGMA foreign_keys").Scan(&fk); err != nil {
+		return err
+	}
+	if !strings.EqualFold(mode, "wal") || sync != 2 || fk != 1 {
+		return fmt.Errorf("the database refused WAL journaling or full sync (journal_mode=%s, synchronous=%d); "+
+			"keep the ratings store on a local disk", mode, sync)
+	}
+	return nil
+}
+
+// Path is the database file.
+func (s *Store) Path() string { return s.path }
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// CheckIntegrity runs SQLite's integrity check.
+func (s *Store) CheckIntegrity(ctx context.Context) error {
+	rows, err := s.db.QueryContext(ctx, "PRAGMA integrity_check")
+	if err != nil {
+		return fmt.Errorf("check ratings store: %w", err)
+	}
+	defer rows.Close()
+	var msgs []string
+	for rows.Next() {
+		var m string
+		if err := rows.Scan(&m); err != nil {
+			return fmt.Errorf("check ratings store: %w", err)
+		}
+		msgs = append(msgs, m)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("check ratings store: %w", err)
+	}
+	if len(msgs) != 1 || msgs[0] != "ok" {
+		return fmt.Errorf("ratings store %s is damaged: %s", s.path, strings.Join(msgs, "; "))
+	}
+	return nil
+}
+
+func timeText(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+func parseTimeText(s string) (time.Time, error) {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return t.UTC(), nil
+}
+
+// maxCommentLen bounds a comment (bytes); a rater's note, not an essay.
+const maxCommentLen = 10_000
+
+// checkRating validates what the store can know without the split.
+func checkRating(r *Rating) error {
+	for _, f := range []struct{ name, v string }{{"split", r.Split}, {"item", r.Item}, {"annotator", r.Annotator}} {
+		if err := checkID(f.v); err != nil {
+			return fmt.Errorf("%s %v", f.name, err)
+		}
+	}
+	for _, d := range Dims {
+		if v := r.Scores[d]; v != NoScore && (v < 0 || v > 100) {
+			return fmt.Errorf("%s is %d; scores are 0–100", d, v)
+		}
+	}
+	if len(r.Comment) > maxCommentLen {
+		return fmt.Errorf("the comment is longer than %d bytes", maxCommentLen)
+	}
+	return nil
+}
+
+func nullScore(v int) sql.NullInt64 {
+	if v == NoScore {
+		return sql.NullInt64{}
+	}
+	return sql.NullInt64{Int64: int64(v), Valid: true}
+}
+
+const upsertSQL = `INSERT INTO ratings
+	(split, item_id, annotator, background_consistency, rule_obey, visual_quality, reasoning,
+	 flagged, comment, created_at, updated_at)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	ON CONFLICT (split, item_id, annotator) DO UPDATE SET
+	 background_consistency = excluded.background_consistency,
+	 rule_obey = excluded.rule_obey,
+	 visual_quality = excluded.visual_quality,
+	 reasoning = excluded.reasoning,
+	 flagged = excluded.flagged,
+	 comment = excluded.comment,
+	 updated_at = excluded.updated_at`
+
+func upsertArgs(r *Rating) []any {
+	return []any{r.Split, r.Item, r.Annotator,
+		nullScore(r.Scores[0]), nullScore(r.Scores[1]), nullScore(r.Scores[2]), nullScore(r.Scores[3]),
+		r.Flagged, r.Comment, timeText(r.Created), timeText(r.Updated)}
+}
+
+// Save stores r (insert or replace), stamping Updated with the current time
+// and keeping Created of an existing row. It returns the stored rating only
+// after the transaction committed: a nil error means the rating is on disk.
+// Check the scores against the item's track first (Split.CheckRating); the
+// store itself only knows they lie in 0–100.
+func (s *Store) Save(ctx context.Context, r Rating) (Rating, error) {
+	if err := checkRating(&r); err != nil {
+		return Rating{}, fmt.Errorf("save rating: %w", err)
+	}
+	now := s.now().UTC()
+	r.Created, r.Updated = now, now
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return Rating{}, fmt.Errorf("save rating of %s by %s: %w", r.Item, r.Annotator, err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, upsertSQL, upsertArgs(&r)...); err != nil {
+		return Rating{}, fmt.Errorf("save rating of %s by %s: %w", r.Item, r.Annotator, err)
+	}
+	var created string
+	if err := tx.QueryRowContext(ctx,
+		"SELECT created_at FROM ratings WHERE split = ? AND item_id = ? AND annotator = ?",
+		r.Split, r.Item, r.Annotator).Scan(&created); err != nil {
+		return Rating{}, fmt.Errorf("save rating of %s by %s: %w", r.Item, r.Annotator, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return Rating{}, fmt.Errorf("save rating of %s by %s: %w", r.Item, r.Annotator, err)
+	}
+	if t, err := parseTimeText(created); err == nil {
+		r.Created = t
+	}
+	return r, nil
+}
+
+const selectSQL = `SELECT split, item_id, annotator, background_consistency, rule_obey, visual_quality,
+	reasoning, flagged, comment, created_at, updated_at FROM ratings`
+
+type rowScanner interface{ Scan(dest ...any) error }
+
+func scanRating(sc rowScanner) (Rating, error) {
+	var r Rating
+	var sc4 [NumDims]sql.NullInt64
+	var created, updated string
+	if err := sc.Scan(&r.Split, &r.Item, &r.Annotator, &sc4[0], &sc4[1], &sc4[2], &sc4[3],
+		&r.Flagged, &r.Comment, &created, &updated); err != nil {
+		return Rating{}, err
+	}
+	for d, v := range sc4 {
+		r.Scores[d] = NoScore
+		if v.Valid {
+			r.Scores[d] = int(v.Int64)
+		}
+	}
+	var err error
+	if r.Created, err = parseTimeText(created); err != nil {
+		return Rating{}, fmt.Errorf("rating of %s by %s: created_at: %w", r.Item, r.Annotator, err)
+	}
+	if r.Updated, err = parseTimeText(updated); err != nil {
+		return Rating{}, fmt.Errorf("rating of %s by %s: updated_at: %w", r.Item, r.Annotator, err)
+	}
+	return r, nil
+}
+
+// Get returns one rating, or ErrNotFound.
+func (s *Store) Get(ctx context.Context, split, item, annotator string) (Rating, error) {
+	r, err := scanRating(s.db.QueryRowContext(ctx,
+		selectSQL+" WHERE split = ? AND item_id = ? AND annotator = ?", split, item, annotator))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Rating{}, ErrNotFound
+	}
+	if err != nil {
+		return Rating{}, fmt.Errorf("read rating of %s by %s: %w", item, annotator, err)
+	}
+	return r, nil
+}
+
+// Query selects ratings; empty fields match everything.
+type Query struct {
+	Split       string
+	Annotator   string
+	Item        string
+	FlaggedOnly bool
+}
+
+// List returns the ratings matching q, ordered by split, annotator, item.
+func (s *Store) List(ctx context.Context, q Query) ([]Rating, error) {
+	var where []string
+	var args []any
+	for _, c := range []struct{ col, v string }{{"split", q.Split}, {"annotator", q.Annotator}, {"item_id", q.Item}} {
+		if c.v != "" {
+			where = append(where, c.col+" = ?")
+			args = append(args, c.v)
+		}
+	}
+	if q.FlaggedOnly {
+		where = append(where, "flagged = 1")
+	}
+	query := selectSQL
+	if len(where) > 0 {
+		query += " WHERE " + strings.Join(where, " AND ")
+	}
+	query += " ORDER BY split, annotator, item_id"
+	rows, err := s.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list ratings: %w", err)
+	}
+	defer rows.Close()
+	var rs []Rating
+	for rows.Next() {
+		r, err := scanRating(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list ratings: %w", err)
+		}
+		rs = append(rs, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list ratings: %w", err)
+	}
+	return rs, nil
+}
+
+// Delete removes one rating; deleting a missing rating is not an error.
+func (s *Store) Delete(ctx context.Context, split, item, annotator string) error {
+	if _, err := s.db.ExecContext(ctx, "DELETE FROM ratings WHERE split = ? AND item_id = ? AND annotator = ?",
+		split, item, annotator); err != nil {
+		return fmt.Errorf("delete rating of %s by %s: %w", item, annotator, err)
+	}
+	return nil
+}
+
+// Annotators lists who has rated anything in split, sorted.
+func (s *Store) Annotators(ctx context.Context, split string) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT DISTINCT annotator FROM ratings WHERE split = ? ORDER BY annotator", split)
+	if err != nil {
+		return nil, fmt.Errorf("list annotators: %w", err)
+	}
+	defer rows.Close()
+	var names []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return nil, fmt.Errorf("list annotators: %w", err)
+		}
+		names = append(names, n)
+	}
+	return names, rows.Err()
+}
+
+// TrackProgress counts one track's items for one annotator.
+type TrackProgress struct {
+	Total   int // items on the track
+	Rated   int // items with all four dimensions scored
+	Partial int // items with some but not all dimensions scored
+	Flagged int
+}
+
+// Progress is an annotator's progress through a split.
+type Progress struct {
+	Process, Result TrackProgress
+}
+
+// Total is the sum over both tracks.
+func (p Progress) Total() TrackProgress {
+	return TrackProgress{
+		Total:   p.Process.Total + p.Result.Total,
+		Rated:   p.Process.Rated + p.Result.Rated,
+		Partial: p.Process.Partial + p.Result.Partial,
+		Flagged: p.Process.Flagged + p.Result.Flagged,
+	}
+}
+
+// ProgressOf computes progress from an annotator's ratings of sp; ratings of
+// items not in sp are ignored.
+func ProgressOf(sp *Split, ratings []Rating) Progress {
+	var p Progress
+	byItem := make(map[string]*Rating, len(ratings))
+	for i := range ratings {
+		byItem[ratings[i].Item] = &ratings[i]
+	}
+	for i := range sp.Items {
+		it := &sp.Items[i]
+		tp := &p.Result
+		if it.Track == TrackProcess {
+			tp = &p.Process
+		}
+		tp.Total++
+		r, ok := byItem[it.ID]
+		if !ok {
+			continue
+		}
+		switch {
+		case r.Scores.Complete():
+			tp.Rated++
+		case r.Scores.Any():
+			tp.Partial++
+		}
+		if r.Flagged {
+			tp.Flagged++
+		}
+	}
+	return p
+}
+
+// Ratings returns annotator's ratings of sp keyed by item id — what a
+// rating pane loads once when it opens a split.
+func (s *Store) Ratings(ctx context.Context, sp *Split, annotator string) (map[string]Rating, error) {
+	rs, err := s.List(ctx, Query{Split: sp.Name, Annotator: annotator})
+	if err != nil {
+		return nil, err
+	}
+	m := make(map[string]Rating, len(rs))
+	for _, r := range rs {
+		m[r.Item] = r
+	}
+	return m, nil
+}
+
+// Progress returns annotator's progress through sp.
+func (s *Store) Progress(ctx context.Context, sp *Split, annotator string) (Progress, error) {
+	rs, err := s.List(ctx, Query{Split: sp.Name, Annotator: annotator})
+	if err != nil {
+		return Progress{}, err
+	}
+	return ProgressOf(sp, rs), nil
+}
+
+// NextUnrated returns the position in order (indices into sp.Items, as from
+// Split.Order) of the first item after position from, wrapping around,
+// that annotator has not fully rated. ok is false when all are rated. Use
+// from = -1 to resume from the start.
+func (s *Store) NextUnrated(ctx context.Context, sp *Split, annotator string, order []int, from int) (pos int, ok bool, err error) {
+	rated, err := s.Ratings(ctx, sp, annotator)
+	if err != nil {
+		return 0, false, err
+	}
+	pos, ok = NextUnrated(sp, rated, order, from)
+	return pos, ok, nil
+}
+
+// NextUnrated is Store.NextUnrated over ratings already loaded.
+func NextUnrated(sp *Split, rated map[string]Rating, order []int, from int) (int, bool) {
+	n := len(order)
+	for k := 1; k <= n; k++ {
+		pos := ((from+k)%n + n) % n
+		i := order[pos]
+		if i < 0 || i >= len(sp.Items) {
+			continue
+		}
+		if r, ok := rated[sp.Items[i].ID]; !ok || !r.Scores.Complete() {
+			return pos, true
+		}
+	}
+	return 0, false
+}
+
+// ImportResult counts what an import did.
+type ImportResult struct {
+	Added    int // new ratings
+	Replaced int // older ratings in the store replaced by newer ones
+	Kept     int // the store already held this rating, or a newer one
+}
+
+// Import stores ratings read from an export, all in one transaction: either
+// every rating is applied or, on an error, none. Per (split, item,
+// annotator) the newer rating wins, so importing an old export never
+// overwrites later work. Updated is kept from the file (zero means now).
+func (s *Store) Import(ctx context.Context, ratings []Rating) (ImportResult, error) {
+	var res ImportResult
+	for i := range ratings {
+		if err := checkRating(&ratings[i]); err != nil {
+			return ImportResult{}, fmt.Errorf("import ratings: %w", err)
+		}
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return ImportResult{}, fmt.Errorf("import ratings: %w", err)
+	}
+	defer tx.Rollback()
+	now := s.now().UTC()
+	for _, r := range ratings {
+		if r.Updated.IsZero() {
+			r.Updated = now
+		}
+		r.Updated = r.Updated.UTC()
+		old, err := scanRating(tx.QueryRowContext(ctx, selectSQL+" WHERE split = ? AND item_id = ? AND annotator = ?",
+			r.Split, r.Item, r.Annotator))
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			r.Created = r.Updated
+			res.Added++
+		case err != nil:
+			return ImportResult{}, fmt.Errorf("import ratings: %w", err)
+		case !old.Updated.Before(r.Updated):
+			res.Kept++
+			continue
+		default:
+			r.Created = old.Created
+			res.Replaced++
+		}
+		if _, err := tx.ExecContext(ctx, upsertSQL, upsertArgs(&r)...); err != nil {
+			return ImportResult{}, fmt.Errorf("import rating of %s by %s: %w", r.Item, r.Annotator, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return ImportResult{}, fmt.Errorf("import ratings: %w", err)
+	}
+	return res, nil
+}
