@@ -70,6 +70,9 @@ type GeneratePane struct {
 
 	cacheMu sync.Mutex
 	cache   preparedCache
+
+	// renderStarted, when set (tests), is called as a render begins, off the UI goroutine.
+	renderStarted func()
 }
 
 // preview is one finished render, ready to show.
@@ -280,6 +283,9 @@ func (g *GeneratePane) refresh() {
 
 // render builds a preview; it runs on a worker goroutine.
 func (g *GeneratePane) render(s settings) (*preview, error) {
+	if g.renderStarted != nil {
+		g.renderStarted()
+	}
 	start := time.Now()
 	src := s.file
 	key := ""

@@ -320,3 +320,31 @@ func absPos(o fyne.CanvasObject, x, y float32) fyne.Position {
 }
 
 func storageURI(path string) fyne.URI { return storage.NewFileURI(path) }
+
+// TestRenderingLeavesTheUIGoroutineFree holds a preview render half-way and
+// shows that the UI goroutine (here the test's) keeps working meanwhile.
+func TestRenderingLeavesTheUIGoroutineFree(t *testing.T) {
+	m := newTestWindow(t, &fakeChooser{})
+	g := m.Generate()
+	entered, release := make(chan struct{}), make(chan struct{})
+	g.renderStarted = func() {
+		entered <- struct{}{}
+		<-release
+	}
+	g.seed.SetText("1234")
+	<-entered // a worker is rendering now, and is held there
+	m.Status.Set("still responsive")
+	g.tabs.SelectIndex(1)
+	if m.Status.Text() != "still responsive" || g.tabs.SelectedIndex() != 1 {
+		t.Fatal("the UI did not respond while a render was running")
+	}
+	if g.Current().Instance.Seed == 1234 {
+		t.Fatal("the new preview appeared before its render finished")
+	}
+	close(release)
+	g.renderStarted = nil
+	m.settle()
+	if g.Current().Instance.Seed != 1234 {
+		t.Fatalf("showing seed %d after the render, want 1234", g.Current().Instance.Seed)
+	}
+}
