@@ -192,6 +192,11 @@ func Run(o Options, report func(Result)) ([]Result, error) {
 		return nil, err
 	}
 	cases = append(cases, pv)
+	sc, err := Scoring(o.Dir)
+	if err != nil {
+		return nil, err
+	}
+	cases = append(cases, sc)
 	var out []Result
 	for _, c := range cases {
 		r, err := Measure(c, o.Runs)

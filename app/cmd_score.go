@@ -1,0 +1,290 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jigbench/jigbench/core/puzzle"
+	"github.com/jigbench/jigbench/core/render"
+	"github.com/jigbench/jigbench/core/score"
+)
+
+const scoreUsage = `usage: jigbench score --truth DIR --pred [NAME=]PATH [--pred …] [--condition shape|rect]
+                      [--json FILE] [--csv FILE] [--markdown FILE] [--instances-csv FILE]
+                      [--heatmap FILE.png --heatmap-metric pa|aa|sc [--heatmap-grid N]
+                       [--heatmap-model NAME] [--heatmap-condition shape|rect]]
+                      [--bootstrap 2000] [--seed 1]
+    Scores model answers to JigShape puzzles: PA, EM, AA (and AA directed), SC
+    per model × grid × condition, with 95% bootstrap intervals and the exact
+    random-permutation baselines, and prints a model × grid table.
+    --truth: a dataset folder (manifest.jsonl) or a folder of instance folders.
+    --pred: a JSONL file ({"id": …, "prediction": {…}} or {"id": …,
+      "response": "…"} a line), a folder of <instance id>.json|.txt files, or
+      one file for one instance. NAME defaults to the file or folder name;
+      several --pred with one NAME and condition are merged.
+    --condition: the condition of the --pred flags after it (those before any
+      --condition take the first one given); default shape.
+    Invalid or missing answers score 0 and stay in the denominators; the
+    reasons are in --json. Grids a model never answered are left out.
+    --json writes {"format":"jigbench.score-report/v1","groups":[…],
+      "instances":[…]}; --csv one row per group; --markdown tables;
+      --instances-csv one row per instance.
+    --heatmap draws one model × grid × condition as a PNG (viridis scale,
+      legend 0–1); model, grid and condition may be left out when there is
+      only one.
+`
+
+func init() {
+	register(&command{
+		name:    "score",
+		summary: "score model answers: PA, EM, AA, SC with intervals, baselines, heatmaps",
+		usage:   scoreUsage,
+		run:     runScore,
+	})
+}
+
+// predFlags collects --pred and --condition in command-line order.
+type predFlags struct {
+	specs      []string
+	after      []int // how many --condition flags preceded each --pred
+	conditions []string
+}
+
+type predValue struct{ f *predFlags }
+
+func (v predValue) String() string { return "" }
+func (v predValue) Set(s string) error {
+	v.f.specs = append(v.f.specs, s)
+	v.f.after = append(v.f.after, len(v.f.conditions))
+	return nil
+}
+
+type conditionValue struct{ f *predFlags }
+
+func (v conditionValue) String() string { return "" }
+func (v conditionValue) Set(s string) error {
+	if s != puzzle.ConditionShape && s != puzzle.ConditionRect {
+		return fmt.Errorf("must be %s or %s", puzzle.ConditionShape, puzzle.ConditionRect)
+	}
+	v.f.conditions = append(v.f.conditions, s)
+	return nil
+}
+
+// sources resolves each --pred's condition.
+func (f *predFlags) sources() ([]score.Source, error) {
+	var out []score.Source
+	for i, spec := range f.specs {
+		cond := puzzle.ConditionShape
+		switch j := f.after[i]; {
+		case j > 0:
+			cond = f.conditions[j-1]
+		case len(f.conditions) > 0:
+			cond = f.conditions[0]
+		}
+		s, err := score.ParseSource(spec, cond)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func runScore(e *env, args []string) error {
+	fs := newFlags("score")
+	var preds predFlags
+	truthDir := fs.String("truth", "", "dataset folder or folder of instance folders")
+	fs.Var(predValue{&preds}, "pred", "[NAME=]PATH of answers (repeatable)")
+	fs.Var(conditionValue{&preds}, "condition", "shape or rect, for the --pred flags after it")
+	jsonOut := fs.String("json", "", "write the JSON report here")
+	csvOut := fs.String("csv", "", "write one CSV row per group here")
+	mdOut := fs.String("markdown", "", "write Markdown tables here")
+	instOut := fs.String("instances-csv", "", "write one CSV row per instance here")
+	heatOut := fs.String("heatmap", "", "draw a heatmap PNG here")
+	heatMetric := fs.String("heatmap-metric", "", "pa, aa or sc")
+	heatGrid := fs.Int("heatmap-grid", 0, "grid of the heatmap")
+	heatModel := fs.String("heatmap-model", "", "model of the heatmap")
+	heatCond := fs.String("heatmap-condition", "", "condition of the heatmap")
+	reps := fs.Int("bootstrap", score.MinReplicates, "bootstrap replicates")
+	seed := fs.Uint64("seed", 1, "bootstrap seed")
+	if err := parseFlags(fs, args, false); err != nil {
+		return err
+	}
+	switch {
+	case *truthDir == "":
+		return usagef("--truth DIR is required")
+	case len(preds.specs) == 0:
+		return usagef("at least one --pred [NAME=]PATH is required")
+	case *heatOut != "" && *heatMetric == "":
+		return usagef("--heatmap needs --heatmap-metric pa, aa or sc")
+	case *heatOut == "" && (*heatMetric != "" || *heatGrid != 0 || *heatModel != "" || *heatCond != ""):
+		return usagef("--heatmap-metric, -grid, -model and -condition need --heatmap FILE.png")
+	case *reps < score.MinReplicates || *reps > 1_000_000:
+		return usagef("--bootstrap %d is outside %d–1000000", *reps, score.MinReplicates)
+	case *heatCond != "" && *heatCond != puzzle.ConditionShape && *heatCond != puzzle.ConditionRect:
+		return usagef("--heatmap-condition must be shape or rect")
+	}
+	var metric score.HeatmapMetric
+	if *heatOut != "" {
+		var err error
+		if metric, err = score.ParseHeatmapMetric(*heatMetric); err != nil {
+			return usagef("%v", err)
+		}
+	}
+	sources, err := preds.sources()
+	if err != nil {
+		return usagef("--pred %v", err)
+	}
+
+	ctx := context.Background()
+	prog := newScoreProgress(e)
+	truth, err := score.LoadTruth(ctx, *truthDir, prog.update)
+	if err != nil {
+		prog.done()
+		return err
+	}
+	rep, err := score.Evaluate(ctx, truth, sources, score.Options{Bootstrap: score.BootstrapOptions{Replicates: *reps, Seed: *seed}}, prog.update)
+	prog.done()
+	if err != nil {
+		return err
+	}
+	for _, p := range rep.Problems {
+		fmt.Fprintf(e.stderr, "jigbench: note: %s\n", oneLine(p))
+	}
+	if len(rep.Groups) == 0 {
+		return fmt.Errorf("no answer matched any instance in %s; check that the answers' ids are the instance folders' names", *truthDir)
+	}
+	for _, out := range []struct {
+		path  string
+		write func(io.Writer) error
+	}{{*jsonOut, rep.WriteJSON}, {*csvOut, rep.WriteCSV}, {*mdOut, rep.WriteMarkdown}, {*instOut, rep.WriteInstancesCSV}} {
+		if out.path == "" {
+			continue
+		}
+		var b bytes.Buffer
+		if err := out.write(&b); err != nil {
+			return err
+		}
+		if err := os.WriteFile(out.path, b.Bytes(), 0o644); err != nil {
+			return fmt.Errorf("write %s: %w", out.path, unwrapScorePathErr(err))
+		}
+	}
+	if *heatOut != "" {
+		if err := writeHeatmap(rep, *heatOut, metric, *heatModel, *heatGrid, *heatCond); err != nil {
+			return err
+		}
+	}
+	return rep.WriteTable(e.stdout)
+}
+
+// writeHeatmap picks the one model × grid × condition the flags leave open
+// and draws it.
+func writeHeatmap(rep *score.Report, path string, metric score.HeatmapMetric, model string, grid int, cond string) error {
+	var models, grids, conds []string
+	add := func(list *[]string, v string) {
+		if !slices.Contains(*list, v) {
+			*list = append(*list, v)
+		}
+	}
+	for _, g := range rep.Groups {
+		add(&models, g.Model)
+	}
+	pick := func(what, flag, given string, options []string) (string, error) {
+		if given != "" {
+			if !slices.Contains(options, given) {
+				return "", fmt.Errorf("heatmap: no %s %q among the scores (%s)", what, given, strings.Join(options, ", "))
+			}
+			return given, nil
+		}
+		if len(options) != 1 {
+			return "", fmt.Errorf("heatmap: there are several %ss (%s); choose one with %s", what, strings.Join(options, ", "), flag)
+		}
+		return options[0], nil
+	}
+	model, err := pick("model", "--heatmap-model", model, models)
+	if err != nil {
+		return err
+	}
+	for _, g := range rep.Groups {
+		if g.Model == model {
+			add(&grids, strconv.Itoa(g.Grid))
+		}
+	}
+	gs := ""
+	if grid != 0 {
+		gs = strconv.Itoa(grid)
+	}
+	gs, err = pick("grid", "--heatmap-grid", gs, grids)
+	if err != nil {
+		return err
+	}
+	grid, _ = strconv.Atoi(gs)
+	for _, g := range rep.Groups {
+		if g.Model == model && g.Grid == grid {
+			add(&conds, g.Condition)
+		}
+	}
+	if cond, err = pick("condition", "--heatmap-condition", cond, conds); err != nil {
+		return err
+	}
+	h, err := rep.Heatmap(metric, model, grid, cond)
+	if err != nil {
+		return err
+	}
+	data, err := render.EncodePNG(render.Heatmap(h, render.HeatmapOptions{}))
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, unwrapScorePathErr(err))
+	}
+	return nil
+}
+
+// unwrapScorePathErr drops *os.PathError's "op path:" prefix when the message
+// names the file itself.
+func unwrapScorePathErr(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
+
+// scoreProgress shows long work on stderr when it is a terminal: one line,
+// rewritten at most ten times a second, erased when done.
+type scoreProgress struct {
+	e    *env
+	last time.Time
+	used bool
+}
+
+func newScoreProgress(e *env) *scoreProgress { return &scoreProgress{e: e} }
+
+func (p *scoreProgress) update(stage string, done, total int64) {
+	if !p.e.progress || time.Since(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.last = time.Now()
+	p.used = true
+	line := "scoring: " + stage
+	if total > 0 {
+		line += fmt.Sprintf(" %d%%", 100*done/total)
+	}
+	if len(line) > 78 {
+		line = line[:78]
+	}
+	fmt.Fprintf(p.e.stderr, "\r%-78s", line)
+}
+
+func (p *scoreProgress) done() {
+	if p.used {
+		fmt.Fprintf(p.e.stderr, "\r%78s\r", "")
+	}
+}

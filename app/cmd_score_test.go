@@ -1,0 +1,205 @@
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// scoreFixture generates two small 4×4 instances with the CLI and writes
+// answers: a perfect JSONL, and a JSONL whose second line is cut short.
+func scoreFixture(t *testing.T) (truth, good, truncated string, ids []string) {
+	t.Helper()
+	dir := t.TempDir()
+	truth = filepath.Join(dir, "truth")
+	_, names, _ := runCLI("demo", "list")
+	demoName := strings.Fields(names)[0]
+	var lines []string
+	for _, seed := range []string{"1", "2"} {
+		code, out, stderr := runCLI("generate", "--demo", demoName, "--grid", "4", "--seed", seed, "--size", "256", "--out", truth)
+		if code != 0 {
+			t.Fatalf("generate: %s", stderr)
+		}
+		inst := strings.TrimSpace(out)
+		var doc struct {
+			ID       string          `json:"id"`
+			Solution json.RawMessage `json:"solution"`
+		}
+		data, err := os.ReadFile(filepath.Join(inst, "instance.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, doc.ID)
+		lines = append(lines, fmt.Sprintf(`{"id": %q, "prediction": %s}`, doc.ID, doc.Solution))
+	}
+	good = filepath.Join(dir, "oracle.jsonl")
+	if err := os.WriteFile(good, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	truncated = filepath.Join(dir, "cut.jsonl")
+	cut := lines[0] + "\n" + lines[1][:len(lines[1])/2] + "\n"
+	if err := os.WriteFile(truncated, []byte(cut), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return truth, good, truncated, ids
+}
+
+func TestScoreCommand(t *testing.T) {
+	truth, good, truncated, ids := scoreFixture(t)
+	out := t.TempDir()
+	js, csvPath, md, heat := filepath.Join(out, "r.json"), filepath.Join(out, "r.csv"), filepath.Join(out, "r.md"), filepath.Join(out, "h.png")
+	code, stdout, stderr := runCLI("score", "--truth", truth, "--condition", "shape", "--pred", "oracle="+good, "--condition", "rect", "--pred", truncated,
+		"--json", js, "--csv", csvPath, "--markdown", md, "--heatmap", heat, "--heatmap-metric", "aa", "--heatmap-model", "oracle")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// The table: both models, the baseline, the oracle perfect.
+	for _, want := range []string{"condition shape", "condition rect", "oracle", "cut", "random baseline", "100.00%", "20.00%"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	// The cut line is reported with its line number, its instance invalid.
+	if !strings.Contains(stderr, "cut.jsonl:2: not valid JSON") || !strings.Contains(stderr, ids[1]+" counts as invalid") {
+		t.Errorf("stderr does not report the bad line:\n%s", stderr)
+	}
+	var rep struct {
+		Format string `json:"format"`
+		Groups []struct {
+			Model     string  `json:"model"`
+			Condition string  `json:"condition"`
+			N         int     `json:"n"`
+			Invalid   int     `json:"invalid"`
+			PA        float64 `json:"pa"`
+		} `json:"groups"`
+		Instances []struct {
+			ID     string `json:"id"`
+			Valid  bool   `json:"valid"`
+			Reason string `json:"reason"`
+		} `json:"instances"`
+	}
+	data, err := os.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Format != "jigbench.score-report/v1" || len(rep.Groups) != 2 || len(rep.Instances) != 4 {
+		t.Fatalf("report: %s", data)
+	}
+	if g := rep.Groups[0]; g.Model != "oracle" || g.Condition != "shape" || g.PA != 1 {
+		t.Errorf("oracle group %+v", g)
+	}
+	if g := rep.Groups[1]; g.Model != "cut" || g.Condition != "rect" || g.N != 2 || g.Invalid != 1 || g.PA != 0.5 {
+		t.Errorf("cut group %+v", g)
+	}
+	for _, p := range []string{csvPath, md} {
+		if b, err := os.ReadFile(p); err != nil || len(b) == 0 {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	f, err := os.Open(heat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if img, err := png.Decode(f); err != nil || img.Bounds().Dx() < 400 {
+		t.Errorf("heatmap: %v", err)
+	}
+}
+
+// TestScoreBadInput: one clear line and exit 1 (or 2 for usage), never a
+// stack trace.
+func TestScoreBadInput(t *testing.T) {
+	truth, good, _, _ := scoreFixture(t)
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	empty := filepath.Join(dir, "empty")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	pngFile, _ := filepath.Glob(filepath.Join(truth, "*", "shape.png"))
+	for name, c := range map[string]struct {
+		args []string
+		code int
+		says string
+	}{
+		"binary file":        {[]string{"--truth", truth, "--pred", pngFile[0]}, 1, "binary"},
+		"binary jsonl":       {[]string{"--truth", truth, "--pred", write("x.jsonl", []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR"))}, 1, "binary"},
+		"empty folder":       {[]string{"--truth", truth, "--pred", empty}, 1, "holds no"},
+		"missing truth":      {[]string{"--truth", filepath.Join(dir, "nowhere"), "--pred", good}, 1, "does not exist"},
+		"empty truth":        {[]string{"--truth", empty, "--pred", good}, 1, "no instances"},
+		"missing answers":    {[]string{"--truth", truth, "--pred", filepath.Join(dir, "nope.jsonl")}, 1, "do not exist"},
+		"nothing matches":    {[]string{"--truth", truth, "--pred", write("other.jsonl", []byte(`{"id": "zzz", "prediction": {"0": [0, 0]}}`))}, 1, "no answer matched"},
+		"no pred":            {[]string{"--truth", truth}, 2, "--pred"},
+		"no truth":           {[]string{"--pred", good}, 2, "--truth"},
+		"bad condition":      {[]string{"--truth", truth, "--pred", good, "--condition", "square"}, 2, "condition"},
+		"metric, no file":    {[]string{"--truth", truth, "--pred", good, "--heatmap-metric", "pa"}, 2, "--heatmap"},
+		"file, no metric":    {[]string{"--truth", truth, "--pred", good, "--heatmap", "x.png"}, 2, "--heatmap-metric"},
+		"bad metric":         {[]string{"--truth", truth, "--pred", good, "--heatmap", "x.png", "--heatmap-metric", "em"}, 2, "em"},
+		"few replicates":     {[]string{"--truth", truth, "--pred", good, "--bootstrap", "100"}, 2, "--bootstrap"},
+		"heatmap wrong grid": {[]string{"--truth", truth, "--pred", good, "--heatmap", filepath.Join(dir, "h.png"), "--heatmap-metric", "pa", "--heatmap-grid", "8"}, 1, "no grid"},
+	} {
+		code, stdout, stderr := runCLI(append([]string{"score"}, c.args...)...)
+		lines := strings.Split(strings.TrimRight(stderr, "\n"), "\n")
+		last := lines[len(lines)-1]
+		if code != c.code || !strings.HasPrefix(last, "jigbench: score: ") || !strings.Contains(last, c.says) {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d and a line saying %q", name, code, stderr, c.code, c.says)
+		}
+		for _, l := range lines {
+			if !strings.HasPrefix(l, "jigbench: ") {
+				t.Errorf("%s: stray stderr line %q", name, l)
+			}
+		}
+		if strings.Contains(stderr, "goroutine") || code != 0 && stdout != "" {
+			t.Errorf("%s: stdout %q stderr %q", name, stdout, stderr)
+		}
+	}
+}
+
+// TestScoreConditionOrder: --condition applies to the --pred flags after it;
+// those before any --condition take the first one given.
+func TestScoreConditionOrder(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--pred", "a=x", "--pred", "b=y"}, "a:shape b:shape"},
+		{[]string{"--pred", "a=x", "--pred", "b=y", "--condition", "rect"}, "a:rect b:rect"},
+		{[]string{"--pred", "a=x", "--condition", "rect", "--pred", "b=y", "--condition", "shape", "--pred", "c=z"}, "a:rect b:rect c:shape"},
+		{[]string{"--condition", "shape", "--pred", "a=x", "--condition", "rect", "--pred", "a=y"}, "a:shape a:rect"},
+	} {
+		var pf predFlags
+		fs := newFlags("score")
+		fs.Var(predValue{&pf}, "pred", "")
+		fs.Var(conditionValue{&pf}, "condition", "")
+		if err := fs.Parse(c.args); err != nil {
+			t.Fatal(err)
+		}
+		srcs, err := pf.sources()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, s := range srcs {
+			got = append(got, s.Model+":"+s.Condition)
+		}
+		if strings.Join(got, " ") != c.want {
+			t.Errorf("%v: %v, want %s", c.args, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,300 @@
+package score
+
+import (
+	"bufio"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/jigbench/jigbench/core/puzzle"
+)
+
+// Progress reports long work: stage says what is being done, done of total
+// units (total 0 when unknown). Calls never overlap, but may come from any
+// goroutine; a GUI hands them to its UI thread itself.
+type Progress func(stage string, done, total int64)
+
+// serial wraps a Progress so concurrent workers may call it; nil stays a no-op.
+func serial(p Progress) Progress {
+	if p == nil {
+		return func(string, int64, int64) {}
+	}
+	var mu sync.Mutex
+	return func(stage string, done, total int64) {
+		mu.Lock()
+		defer mu.Unlock()
+		p(stage, done, total)
+	}
+}
+
+// TruthInstance is one instance's answer and where it was read from.
+type TruthInstance struct {
+	*Truth
+	Dir string // the instance folder; "" for truth built in memory
+}
+
+// TruthSet is the ground truth of the instances being scored, sorted by grid
+// and then ID.
+type TruthSet struct {
+	Root      string
+	Instances []TruthInstance
+	// Problems lists instances that were skipped and why.
+	Problems []string
+	index    map[string]int
+}
+
+// ManifestFile lists a dataset's instances, one JSON object a line with at
+// least "id" and "path" (the instance folder, relative to the dataset).
+const ManifestFile = "manifest.jsonl"
+
+// NewTruthSet collects in-memory truth (tests, benchmarks, solvers).
+func NewTruthSet(ts ...*Truth) (*TruthSet, error) {
+	s := &TruthSet{}
+	for _, t := range ts {
+		if err := s.add(TruthInstance{Truth: t}); err != nil {
+			return nil, err
+		}
+	}
+	s.sort()
+	return s, nil
+}
+
+func (s *TruthSet) add(ti TruthInstance) error {
+	if s.index == nil {
+		s.index = map[string]int{}
+	}
+	if _, dup := s.index[ti.ID]; dup {
+		return fmt.Errorf("instance %s appears twice", ti.ID)
+	}
+	s.index[ti.ID] = len(s.Instances)
+	s.Instances = append(s.Instances, ti)
+	return nil
+}
+
+func (s *TruthSet) sort() {
+	slices.SortStableFunc(s.Instances, func(a, b TruthInstance) int {
+		return cmp.Or(cmp.Compare(a.Grid, b.Grid), strings.Compare(a.ID, b.ID))
+	})
+	for i, ti := range s.Instances {
+		s.index[ti.ID] = i
+	}
+}
+
+// Find returns the instance with the given ID.
+func (s *TruthSet) Find(id string) (*TruthInstance, bool) {
+	i, ok := s.index[id]
+	if !ok {
+		return nil, false
+	}
+	return &s.Instances[i], true
+}
+
+// Grids lists the grid sizes present, ascending.
+func (s *TruthSet) Grids() []int {
+	var g []int
+	for _, ti := range s.Instances {
+		if len(g) == 0 || g[len(g)-1] != ti.Grid {
+			g = append(g, ti.Grid)
+		}
+	}
+	return g
+}
+
+// LoadTruth reads the instances under dir: a dataset folder with
+// manifest.jsonl, a folder of instance folders (found up to three levels
+// down), or one instance folder. Unreadable instances are skipped and listed
+// in Problems; no instance at all is an error.
+func LoadTruth(ctx context.Context, dir string, progress Progress) (*TruthSet, error) {
+	progress = serial(progress)
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("truth folder %s does not exist", dir)
+	case err != nil:
+		return nil, fmt.Errorf("truth folder %s: %w", dir, unwrapPath(err))
+	case !fi.IsDir():
+		if filepath.Base(dir) == ManifestFile || filepath.Base(dir) == "instance.json" {
+			dir = filepath.Dir(dir)
+		} else {
+			return nil, fmt.Errorf("truth %s is a file; give the dataset folder or a folder of instance folders", dir)
+		}
+	}
+	s := &TruthSet{Root: dir, index: map[string]int{}}
+	var files []string // instance.json paths
+	manifest := filepath.Join(dir, ManifestFile)
+	if _, err := os.Stat(manifest); err == nil {
+		files, s.Problems = readManifest(dir, manifest)
+	}
+	if len(files) == 0 {
+		if _, err := os.Stat(filepath.Join(dir, "instance.json")); err == nil {
+			files = []string{filepath.Join(dir, "instance.json")}
+		} else {
+			files, err = findInstances(ctx, dir)
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no instances in %s: expected a %s or folders with instance.json (from 'jigbench generate' or 'jigbench dataset')", dir, ManifestFile)
+	}
+	type result struct {
+		t   *Truth
+		err error
+	}
+	results := make([]result, len(files))
+	var done atomic.Int64
+	err = parallel(ctx, len(files), func(i int) {
+		inst, err := puzzle.ReadInstance(files[i])
+		if err != nil {
+			results[i].err = unwrapPath(err)
+		} else {
+			results[i].t = TruthOf(inst)
+		}
+		progress("reading instances", done.Add(1), int64(len(files)))
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i, r := range results {
+		if r.err != nil {
+			s.Problems = append(s.Problems, fmt.Sprintf("skipped %s: %v", files[i], r.err))
+			continue
+		}
+		if err := s.add(TruthInstance{Truth: r.t, Dir: filepath.Dir(files[i])}); err != nil {
+			s.Problems = append(s.Problems, fmt.Sprintf("skipped %s: %v", files[i], err))
+		}
+	}
+	if len(s.Instances) == 0 {
+		return nil, fmt.Errorf("no readable instance in %s (%s)", dir, s.Problems[0])
+	}
+	s.sort()
+	return s, nil
+}
+
+// readManifest lists the instance.json files a manifest names.
+func readManifest(dir, path string) (files, problems []string) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, []string{fmt.Sprintf("%s: %v", path, unwrapPath(err))}
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		b := trimSpace(sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
+		var m struct {
+			ID   string `json:"id"`
+			Grid int    `json:"grid"`
+			Path string `json:"path"`
+		}
+		if err := json.Unmarshal(b, &m); err != nil || m.ID == "" && m.Path == "" {
+			problems = append(problems, fmt.Sprintf("%s line %d: not an instance entry (want {\"id\":…,\"path\":…})", ManifestFile, line))
+			continue
+		}
+		p := m.Path
+		if p == "" {
+			p = m.ID
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, filepath.FromSlash(p))
+		}
+		if !strings.HasSuffix(p, ".json") {
+			p = filepath.Join(p, "instance.json")
+		}
+		files = append(files, p)
+	}
+	if err := sc.Err(); err != nil {
+		problems = append(problems, fmt.Sprintf("%s line %d: %v", ManifestFile, line+1, err))
+	}
+	return files, problems
+}
+
+// findInstances walks dir (three levels deep, hidden folders skipped) for
+// folders holding instance.json, in lexical order.
+func findInstances(ctx context.Context, dir string) ([]string, error) {
+	var files []string
+	root := filepath.Clean(dir)
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if path == root {
+				return err
+			}
+			return nil // an unreadable subfolder is not an instance
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if path != root && strings.HasPrefix(d.Name(), ".") {
+			return filepath.SkipDir
+		}
+		if path != root {
+			if _, err := os.Stat(filepath.Join(path, "instance.json")); err == nil {
+				files = append(files, filepath.Join(path, "instance.json"))
+				return filepath.SkipDir
+			}
+		}
+		if strings.Count(path[len(root):], string(filepath.Separator)) >= 3 {
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("read truth folder %s: %w", dir, unwrapPath(err))
+	}
+	return files, nil
+}
+
+// parallel runs f(0..n-1) on GOMAXPROCS workers and stops early when ctx is
+// cancelled.
+func parallel(ctx context.Context, n int, f func(i int)) error {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
+	return ctx.Err()
+}
+
+// unwrapPath drops *fs.PathError's "op path:" prefix when the caller names
+// the file itself.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
