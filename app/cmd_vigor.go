@@ -43,7 +43,10 @@ ViGoR-Bench meta-evaluation: splits, ratings, judge runs, agreement.
       cell or * is missing. --header: the first row names the units; --labels:
       the first column names the coders. Prints JSON.
   jigbench vigor demo --out DIR
-      a demo split with simulated ratings and judge runs (not yet available)
+      writes a demo split built from jigbench's own puzzles (DIR/split.json and
+      DIR/img/), with three simulated annotators' ratings and three simulated
+      judge runs per condition under DIR/simulated/; prints the commands to
+      analyse it
 
 The ratings store defaults to the app's: the user config folder, jigbench/ratings.db.
 `
@@ -76,12 +79,36 @@ func runVigor(e *env, args []string) error {
 	case "irr":
 		return vigorIRR(e, rest)
 	case "demo":
-		// The demo split is built from rendered puzzles; core/vigor already
-		// has the writers it needs (WriteSplit, Simulate, WriteRatingsFile,
-		// WriteJudgeFile).
-		return usagef("vigor demo is not yet available in this build")
+		return vigorDemo(e, rest)
 	}
 	return usagef("unknown subcommand %q; want check, export, import, agree, irr or demo", sub)
+}
+
+func vigorDemo(e *env, args []string) error {
+	fs := newFlags("vigor demo")
+	out := fs.String("out", "", "folder to write the demo split into")
+	if err := parseFlags(fs, args, false); err != nil {
+		return err
+	}
+	if *out == "" {
+		return usagef("--out DIR is required")
+	}
+	files, err := vigor.Demo(*out)
+	if err != nil {
+		return err
+	}
+	rel := func(ps []string) string {
+		q := make([]string, len(ps))
+		for i, p := range ps {
+			q[i] = filepath.Join(*out, p)
+		}
+		return strings.Join(q, " ")
+	}
+	fmt.Fprintf(e.stdout, "%s: %d items, %d simulated annotators, %d simulated judge runs per condition\n",
+		filepath.Join(*out, files.Split), files.ItemCount, len(files.Humans), len(files.Judge[vigor.WithGT]))
+	fmt.Fprintf(e.stdout, "analyse it with:\n  jigbench vigor agree --split %s --humans %s --judge %s --judge-without-gt %s\n",
+		*out, rel(files.Humans), rel(files.Judge[vigor.WithGT]), rel(files.Judge[vigor.WithoutGT]))
+	return nil
 }
 
 func vigorCheck(e *env, args []string) error {

@@ -233,3 +233,24 @@ func strokeBlend(dst *image.RGBA, r image.Rectangle, c [3]uint8, a uint8) {
 		blend(dst, r.Max.X-1, y, c, a)
 	}
 }
+
+// Assemble draws an answer as a plain picture, the way a generative model's
+// output would look: every placed piece's pixels in its predicted cell (tabs
+// and all when shaped), no tint, labels or marks; empty cells show the sheet
+// background. pred[k] is piece k's predicted cell index or negative. The
+// image has the solved image's size.
+func Assemble(p *puzzle.Puzzle, solved *image.RGBA, pred []int, shaped bool) *image.RGBA {
+	n := p.N
+	img := image.NewRGBA(solved.Rect)
+	fillRGB(img, SheetBackground)
+	for k := len(pred) - 1; k >= 0; k-- { // lowest ID on top in a collision
+		c := pred[k]
+		if c < 0 || c >= n*n {
+			continue
+		}
+		t := p.CellOf[k]
+		off := image.Pt((c%n-t.Col)*p.PieceW, (c/n-t.Row)*p.PieceH)
+		drawPiece(img, solved, PieceMask(p, t, shaped), off, false)
+	}
+	return img
+}

@@ -56,6 +56,8 @@ func Sheet(p *puzzle.Puzzle, solved *image.RGBA, shaped bool, o SheetOptions) *i
 // and outlines the region.
 func drawPiece(dst, solved *image.RGBA, m *image.Alpha, off image.Point, outline bool) {
 	b := m.Rect.Intersect(solved.Rect)
+	// Clip to dst too: a piece moved to another cell may reach past its edge.
+	b = b.Intersect(dst.Rect.Sub(off))
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		mrow := m.Pix[m.PixOffset(b.Min.X, y):]
 		srow := solved.Pix[solved.PixOffset(b.Min.X, y):]

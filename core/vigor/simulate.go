@@ -21,6 +21,10 @@ type SimConfig struct {
 	// score around the true quality; the judge has more without ground
 	// truth than with it. Zero values take defaults (0.10, 0.15, 0.22).
 	HumanNoise, JudgeNoiseWithGT, JudgeNoiseWithoutGT float64
+	// Quality, when set, gives the true quality (0–1) of an item's
+	// dimensions instead of a random draw — the demo knows how good each
+	// of its outputs really is.
+	Quality func(it *Item) [NumDims]float64
 }
 
 func (c SimConfig) withDefaults() SimConfig {
@@ -77,6 +81,9 @@ func Simulate(sp *Split, cfg SimConfig) ([]Rating, []JudgeRecord) {
 				a, b = 1.2, 3
 			}
 			truth[d] = betaSample(r, a, b)
+		}
+		if cfg.Quality != nil {
+			truth = cfg.Quality(it)
 		}
 		for h := range cfg.Annotators {
 			rt := Rating{Split: sp.Name, Item: it.ID, Annotator: SimAnnotator(h), Updated: stamp, Created: stamp}

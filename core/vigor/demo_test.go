@@ -1,0 +1,94 @@
+package vigor
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestDemoSplitIsCompleteAndDeterministic(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders 27 puzzle items")
+	}
+	dir := t.TempDir()
+	files, err := Demo(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if probs := Check(dir); len(probs) > 0 {
+		t.Fatalf("the demo split has problems: %v", probs)
+	}
+	sp, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sp.Count(TrackResult) != demoResultItems || sp.Count(TrackProcess) != demoProcessItems {
+		t.Fatalf("%d result and %d process items", sp.Count(TrackResult), sp.Count(TrackProcess))
+	}
+	for _, it := range sp.Items {
+		if it.Track == TrackProcess && len(it.Frames) != demoFrames {
+			t.Fatalf("%s has %d frames", it.ID, len(it.Frames))
+		}
+	}
+	if len(files.Humans) != 3 || len(files.Judge[WithGT]) != 3 || len(files.Judge[WithoutGT]) != 3 {
+		t.Fatalf("files %+v", files)
+	}
+	for _, f := range append(files.Humans, append(files.Judge[WithGT], files.Judge[WithoutGT]...)...) {
+		if !bytes.Contains([]byte(f), []byte("simulated")) {
+			t.Errorf("%s is not named as simulated", f)
+		}
+	}
+
+	// The simulated study analyses, and the judge with ground truth agrees
+	// better with the humans than without.
+	abs := func(ps []string) []string {
+		out := make([]string, len(ps))
+		for i, p := range ps {
+			out[i] = filepath.Join(dir, p)
+		}
+		return out
+	}
+	humans, err := ReadRatingsFiles(abs(files.Humans), sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var judge []JudgeRecord
+	for _, cond := range Conditions {
+		for i, p := range abs(files.Judge[cond]) {
+			recs, probs, err := ReadJudgeFile(p, sp, JudgeOptions{Condition: cond, Fixed: true, Run: i + 1})
+			if err != nil || len(probs) > 0 {
+				t.Fatalf("%s: %v %v", p, err, probs)
+			}
+			judge = append(judge, recs...)
+		}
+	}
+	rep, err := Analyze(context.Background(), Input{Split: sp, Humans: humans, Judge: judge}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	with, without := rep.Table2.JudgeWithGT.Result.MAE, rep.Table2.JudgeWithoutGT.Result.MAE
+	if !with.OK() || !without.OK() || with.Or(0) >= without.Or(1) {
+		t.Errorf("result MAE with GT %v, without %v: the simulation should favour ground truth", with, without)
+	}
+
+	// Writing it again gives the same bytes.
+	again := t.TempDir()
+	if _, err := Demo(again); err != nil {
+		t.Fatal(err)
+	}
+	for _, rel := range []string{"split.json", sp.Items[0].Output, sp.Items[len(sp.Items)-1].Frames[2], files.Humans[0], files.Judge[WithGT][1]} {
+		a, err := os.ReadFile(filepath.Join(dir, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(again, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s differs between two runs", rel)
+		}
+	}
+}
