@@ -81,3 +81,16 @@ func (w *worker) settle() {
 		w.mu.Lock()
 	}
 }
+
+// Post applies f on the UI goroutine soon, from any goroutine (progress
+// updates). In queued mode settle runs it.
+func (w *worker) Post(f func()) {
+	if !w.queued {
+		fyne.Do(f)
+		return
+	}
+	w.mu.Lock()
+	w.queue = append(w.queue, f)
+	w.cond.Broadcast()
+	w.mu.Unlock()
+}

@@ -15,6 +15,8 @@ import (
 type FileChooser interface {
 	OpenFile(title string, filter Filter, done func(path string, err error))
 	OpenFolder(title string, done func(path string, err error))
+	// SaveFile asks where to save a new file, suggesting name.
+	SaveFile(title, name string, filter Filter, done func(path string, err error))
 }
 
 // Filter limits a file dialog to some extensions (without dots).
@@ -65,6 +67,30 @@ func (c *FyneChooser) OpenFolder(title string, done func(string, error)) {
 		}
 		done(u.Path(), nil)
 	}, c.Window)
+	c.startIn(d.SetLocation)
+	d.SetTitleText(title)
+	d.Resize(dialogSize(c.Window))
+	d.Show()
+}
+
+// SaveFile implements FileChooser.
+func (c *FyneChooser) SaveFile(title, name string, filter Filter, done func(string, error)) {
+	d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
+		if err != nil || w == nil {
+			done("", err)
+			return
+		}
+		w.Close() // the caller writes the file itself
+		done(w.URI().Path(), nil)
+	}, c.Window)
+	d.SetFileName(name)
+	if len(filter.Extensions) > 0 {
+		exts := make([]string, len(filter.Extensions))
+		for i, e := range filter.Extensions {
+			exts[i] = "." + strings.ToLower(e)
+		}
+		d.SetFilter(storage.NewExtensionFileFilter(exts))
+	}
 	c.startIn(d.SetLocation)
 	d.SetTitleText(title)
 	d.Resize(dialogSize(c.Window))

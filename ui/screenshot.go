@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"image"
 	"image/color"
 	"image/png"
 	"os"
@@ -39,26 +40,46 @@ func Screenshots(dir, version string, sizes []fyne.Size) ([]string, error) {
 				if i == paneAblation {
 					m.ablation.pin(m.ablation.samplePiece())
 				}
-				img := m.Window.Canvas().Capture()
-				name := fmt.Sprintf("%s-%s-%dx%d.png", strings.ToLower(p.Title()), vname, int(size.Width), int(size.Height))
-				path := filepath.Join(dir, name)
-				f, err := os.Create(path)
-				if err != nil {
-					return files, err
+				views := []screenshotView{{Show: func() {}}}
+				if more, ok := p.(interface{ ScreenshotViews() []screenshotView }); ok {
+					views = append(views, more.ScreenshotViews()...)
 				}
-				if err := png.Encode(f, img); err != nil {
-					f.Close()
-					return files, err
+				for _, v := range views {
+					v.Show()
+					m.settle()
+					name := strings.ToLower(p.Title())
+					if v.Name != "" {
+						name += "-" + v.Name
+					}
+					path := filepath.Join(dir, fmt.Sprintf("%s-%s-%dx%d.png", name, vname, int(size.Width), int(size.Height)))
+					if err := writeCapture(path, m.Window.Canvas().Capture()); err != nil {
+						return files, err
+					}
+					files = append(files, path)
 				}
-				if err := f.Close(); err != nil {
-					return files, err
-				}
-				files = append(files, path)
 			}
 			m.Window.Close()
 		}
 	}
 	return files, nil
+}
+
+// screenshotView is one more picture of a pane: Show arranges it.
+type screenshotView struct {
+	Name string
+	Show func()
+}
+
+func writeCapture(path string, img image.Image) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := png.Encode(f, img); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // settle finishes all background work and applies its results.

@@ -14,6 +14,9 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/jigbench/jigbench/core/puzzle"
+	"github.com/jigbench/jigbench/core/score"
 )
 
 // Pane is one entry of the navigation list.
@@ -49,6 +52,7 @@ type MainWindow struct {
 
 	generate *GeneratePane
 	ablation *AblationPane
+	score    *ScorePane
 
 	panes   []Pane
 	views   []fyne.CanvasObject
@@ -78,10 +82,11 @@ func NewMainWindow(a fyne.App, o Options) *MainWindow {
 	}
 	m.generate = NewGeneratePane(m)
 	m.ablation = NewAblationPane(m)
+	m.score = NewScorePane(m)
 	m.panes = []Pane{
 		m.generate,
 		m.ablation,
-		comingSoon("Score", theme.GridIcon(), "Score model answers: tables, heatmaps and an instance browser."),
+		m.score,
 		comingSoon("Rate", theme.DocumentCreateIcon(), "Rate ViGoR items with the four-dimension rubric."),
 		comingSoon("Agreement", theme.ListIcon(), "How well judge runs agree with the human raters."),
 	}
@@ -135,6 +140,9 @@ func (m *MainWindow) Generate() *GeneratePane { return m.generate }
 // Ablation is the Ablation pane.
 func (m *MainWindow) Ablation() *AblationPane { return m.ablation }
 
+// Score is the Score pane.
+func (m *MainWindow) Score() *ScorePane { return m.score }
+
 // ShowError tells the user what went wrong in one sentence; the app goes on.
 func (m *MainWindow) ShowError(err error) {
 	if err == nil {
@@ -184,6 +192,11 @@ func (m *MainWindow) OpenPath(path string) {
 		m.ablation.Open(path)
 		return
 	}
+	if ext := strings.ToLower(filepath.Ext(path)); ext == ".jsonl" {
+		m.Show(paneScore)
+		m.score.AddPredictions(score.ModelName(path), path, puzzle.ConditionShape)
+		return
+	}
 	if filepath.Base(path) == "instance.json" {
 		m.Show(paneAblation)
 		m.ablation.Open(filepath.Dir(path))
@@ -212,6 +225,8 @@ func (m *MainWindow) buildMenu() {
 		m.ablation.openDialog("Open an instance folder or a folder of instances")
 	})
 	save := fyne.NewMenuItem("Save instance…", func() { m.Show(paneGenerate); m.generate.SaveDialog() })
+	openTruth := fyne.NewMenuItem("Open dataset to score…", func() { m.Show(paneScore); m.score.OpenTruthDialog() })
+	openPreds := fyne.NewMenuItem("Open predictions…", func() { m.Show(paneScore); m.score.AddPredictionsDialog(false) })
 	save.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyS, Modifier: fyne.KeyModifierShortcutDefault}
 	recent := fyne.NewMenuItem("Recent", nil)
 	var items []*fyne.MenuItem
@@ -226,7 +241,8 @@ func (m *MainWindow) buildMenu() {
 	recent.ChildMenu = fyne.NewMenu("", items...)
 	quit := fyne.NewMenuItem("Quit", func() { m.App.Quit() })
 	quit.IsQuit = true
-	file := fyne.NewMenu("File", openImage, openInstance, save, fyne.NewMenuItemSeparator(), recent, fyne.NewMenuItemSeparator(), quit)
+	file := fyne.NewMenu("File", openImage, openInstance, save, fyne.NewMenuItemSeparator(), openTruth, openPreds,
+		fyne.NewMenuItemSeparator(), recent, fyne.NewMenuItemSeparator(), quit)
 	help := fyne.NewMenu("Help",
 		fyne.NewMenuItem("Keyboard shortcuts", m.showShortcuts),
 		fyne.NewMenuItem("About jigbench", m.showAbout),

@@ -126,6 +126,39 @@ type HeatmapOptions struct {
 	CellSize int
 }
 
+// heatmapMargin surrounds a heatmap picture.
+const heatmapMargin = 24
+
+type heatmapGeometry struct {
+	cell   int
+	origin image.Point // top-left corner of cell (0, 0)
+	axisF  font.Face
+}
+
+func heatmapGrid(h *score.Heatmap, o HeatmapOptions, fs faces) heatmapGeometry {
+	n := max(h.Grid, 1)
+	cell := o.CellSize
+	if cell <= 0 {
+		cell = HeatmapCellSize(n, h.Metric)
+	}
+	axisF := fs.face(min(13, max(9, cell/3)), false)
+	axisW := textWidth(axisF, strconv.Itoa(n-1)) + 8
+	const titleH = 30 + 22 + 20
+	return heatmapGeometry{
+		cell:   cell,
+		origin: image.Pt(heatmapMargin+axisW, heatmapMargin+titleH+axisF.Metrics().Height.Ceil()+6),
+		axisF:  axisF,
+	}
+}
+
+// HeatmapGrid is where Heatmap draws the grid: cell (r, c) covers
+// origin + (c·cell, r·cell) to one cell further. A GUI maps the pointer to
+// cells with it.
+func HeatmapGrid(h *score.Heatmap, o HeatmapOptions) (origin image.Point, cell int) {
+	g := heatmapGrid(h, o, faces{})
+	return g.origin, g.cell
+}
+
 // HeatmapCellSize is the automatic cell size for an N×N heatmap.
 func HeatmapCellSize(n int, metric score.HeatmapMetric) int {
 	c := 640 / max(n, 1)
@@ -159,17 +192,13 @@ func formatRate(v float64, short bool) string {
 // Values are printed where they fit.
 func Heatmap(h *score.Heatmap, o HeatmapOptions) *image.RGBA {
 	n := max(h.Grid, 1)
-	cell := o.CellSize
-	if cell <= 0 {
-		cell = HeatmapCellSize(n, h.Metric)
-	}
 	fs := faces{}
 	titleF, subF, smallF := fs.face(20, true), fs.face(14, false), fs.face(12, false)
 	edges := h.Horizontal != nil
-
-	const margin = 24
-	axisF := fs.face(min(13, max(9, cell/3)), false)
-	axisW := textWidth(axisF, strconv.Itoa(n-1)) + 8
+	g := heatmapGrid(h, o, fs)
+	cell, axisF := g.cell, g.axisF
+	const margin = heatmapMargin
+	axisW := g.origin.X - margin
 	lines := []string{
 		fmt.Sprintf("%s — %s", h.Metric.Title(), h.Model),
 		fmt.Sprintf("%d×%d · %s condition · %d instances (%d invalid, scored 0) · mean %s",
@@ -183,9 +212,7 @@ func Heatmap(h *score.Heatmap, o HeatmapOptions) *image.RGBA {
 	case score.HeatmapSC:
 		lines = append(lines, "bar: how often that pair of predicted cells held interlocking pieces (tab meets blank); tile: mean of its bars")
 	}
-	titleH := 30 + 22 + 20
-	gridX := margin + axisW
-	gridY := margin + titleH + axisF.Metrics().Height.Ceil() + 6
+	gridX, gridY := g.origin.X, g.origin.Y
 	gridW := n * cell
 	legendX := gridX + gridW + 28
 	const legendW = 18

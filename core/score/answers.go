@@ -76,6 +76,20 @@ type AnswerRecord struct {
 	Reason string
 	// Where is the file (and line) it came from.
 	Where string
+	// Raw is the text of an invalid answer (at most MaxRawText bytes), so a
+	// person can see why it failed; "" for valid answers.
+	Raw string
+}
+
+// MaxRawText bounds the invalid answer text kept for display.
+const MaxRawText = 64 << 10
+
+// rawText keeps at most MaxRawText bytes of an invalid answer.
+func rawText(b []byte) string {
+	if len(b) > MaxRawText {
+		return string(b[:MaxRawText]) + "\n… (cut at 64 KB)"
+	}
+	return string(b)
 }
 
 // Valid reports whether the answer could be read.
@@ -258,6 +272,7 @@ func answerRecord(r *AnswerReader, ti *TruthInstance, data []byte, where string)
 	a, err := r.Parse(data, ti.Grid)
 	if err != nil {
 		rec.Reason = err.Error()
+		rec.Raw = rawText(data)
 		return rec
 	}
 	rec.Answer = a
@@ -457,7 +472,7 @@ func jsonlLine(set *AnswerSet, truth *TruthSet, lp *jparser, r *AnswerReader, li
 			return false
 		}
 		set.problem("%s: not valid JSON (%v); %s counts as invalid", where, err, id)
-		set.put(&AnswerRecord{ID: ti.ID, Where: where, Reason: fmt.Sprintf("the answer line is not valid JSON (%v)", err)})
+		set.put(&AnswerRecord{ID: ti.ID, Where: where, Reason: fmt.Sprintf("the answer line is not valid JSON (%v)", err), Raw: rawText(line)})
 		return true
 	}
 	idNode, predNode, respNode := int32(-1), int32(-1), int32(-1)
@@ -495,8 +510,14 @@ func jsonlLine(set *AnswerSet, truth *TruthSet, lp *jparser, r *AnswerReader, li
 	}
 	if body < 0 {
 		rec.Reason = `the line has neither "prediction" nor "response"`
+		rec.Raw = rawText(line)
 	} else if a, err := r.parseNode(lp, body, ti.Grid); err != nil {
 		rec.Reason = err.Error()
+		if lp.nodes[body].kind == vString {
+			rec.Raw = rawText([]byte(lp.text(body))) // the model's response, unquoted
+		} else {
+			rec.Raw = rawText(line)
+		}
 	} else {
 		rec.Answer = a
 	}

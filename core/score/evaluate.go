@@ -25,6 +25,8 @@ type InstanceScore struct {
 	// Pred is the parsed prediction (nil when invalid), for heatmaps and
 	// the reassembly view.
 	Pred []int `json:"-"`
+	// Raw is an invalid answer's text, for display (see AnswerRecord.Raw).
+	Raw string `json:"-"`
 }
 
 // ReasonNoAnswer is the reason recorded for an instance without an answer.
@@ -56,7 +58,7 @@ func ScoreAnswers(truth *TruthSet, set *AnswerSet) (scores []InstanceScore, note
 		case !ok:
 			is.Reason, is.Missing = ReasonNoAnswer, true
 		case !rec.Valid():
-			is.Reason = rec.Reason
+			is.Reason, is.Raw = rec.Reason, rec.Raw
 		default:
 			is.Valid = true
 			is.Metrics = s.score(ti.Truth, rec.Cells)
@@ -92,8 +94,6 @@ type Options struct {
 // one's), so a model's answers may come in several files.
 func Evaluate(ctx context.Context, truth *TruthSet, sources []Source, opt Options, progress Progress) (*Report, error) {
 	progress = serial(progress)
-	rep := &Report{Format: ReportFormat, Truth: truth}
-	rep.Problems = append(rep.Problems, truth.Problems...)
 	type key struct{ model, condition string }
 	var order []key
 	sets := map[key]*AnswerSet{}
@@ -120,8 +120,20 @@ func Evaluate(ctx context.Context, truth *TruthSet, sources []Source, opt Option
 		sets[k] = set
 		order = append(order, k)
 	}
-	for _, k := range order {
-		set := sets[k]
+	ordered := make([]*AnswerSet, len(order))
+	for i, k := range order {
+		ordered[i] = sets[k]
+	}
+	return EvaluateSets(ctx, truth, ordered, opt, progress)
+}
+
+// EvaluateSets scores answer sets already loaded (or simulated) against
+// truth and aggregates them into a report, as Evaluate does after loading.
+func EvaluateSets(ctx context.Context, truth *TruthSet, sets []*AnswerSet, opt Options, progress Progress) (*Report, error) {
+	progress = serial(progress)
+	rep := &Report{Format: ReportFormat, Truth: truth}
+	rep.Problems = append(rep.Problems, truth.Problems...)
+	for _, set := range sets {
 		for _, p := range set.Problems {
 			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s", set.Model, p))
 		}

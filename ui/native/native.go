@@ -49,6 +49,20 @@ func (c *Chooser) OpenFolder(title string, done func(string, error)) {
 	}, func() { c.Fallback.OpenFolder(title, done) }, done)
 }
 
+// SaveFile implements ui.FileChooser.
+func (c *Chooser) SaveFile(title, name string, filter ui.Filter, done func(string, error)) {
+	c.run(func() (string, error) {
+		b := dialog.File().Title(title).SetStartFile(name)
+		if len(filter.Extensions) > 0 {
+			b = b.Filter(filter.Name, filter.Extensions...)
+		}
+		if c.Start != nil && c.Start() != "" {
+			b = b.SetStartDir(c.Start())
+		}
+		return b.Save()
+	}, func() { c.Fallback.SaveFile(title, name, filter, done) }, done)
+}
+
 func (c *Chooser) run(show func() (string, error), fallback func(), done func(string, error)) {
 	if !c.busy.CompareAndSwap(false, true) {
 		return

@@ -17,6 +17,11 @@ func (r recorder) OpenFile(title string, _ ui.Filter, done func(string, error)) 
 	done("/from/fallback.png", nil)
 }
 
+func (r recorder) SaveFile(title, _ string, _ ui.Filter, done func(string, error)) {
+	r.called <- "save:" + title
+	done("/from/fallback.json", nil)
+}
+
 func (r recorder) OpenFolder(title string, done func(string, error)) {
 	r.called <- "folder:" + title
 	done("/from/fallback", nil)
