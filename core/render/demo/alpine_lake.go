@@ -13,7 +13,7 @@ func alpineLake() shader {
 
 	peaks := newProfile(func(x float64) float64 {
 		// An envelope keeps the range off the image's edges so the sky stays open.
-		env := smoothstep(-250, 600, x) * smoothstep(2100, 1300, x)
+		env := float64(smoothstep(-250, 600, x) * smoothstep(2100, 1300, x))
 		return horizon - 60 - float64(480*env*ridge1(x/620, 11, 5))
 	})
 	hillGround := func(x float64) float64 { return horizon - 28 - float64(70*fbm1(x/380, 23, 3)) }

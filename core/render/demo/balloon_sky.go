@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
@@ -39,23 +40,10 @@ func balloonSky() shader {
 		}
 	}
 	// Small (far) balloons first, so near ones are drawn over them.
-	slices.SortStableFunc(bs, func(a, b balloon) int {
-		if a.r < b.r {
-			return -1
-		}
-		if a.r > b.r {
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(bs, func(a, b balloon) int { return cmp.Compare(a.r, b.r) })
 
-	skyAt := func(y float64) rgb {
-		v := y / horizon
-		if v < 0.6 {
-			return mix(skyTop, skyMid, smoothstep(0, 0.6, v))
-		}
-		return mix(skyMid, skyLow, smoothstep(0.6, 1, v))
-	}
+	sky := []stop{{0, skyTop}, {0.6, skyMid}, {1, skyLow}}
+	skyAt := func(y float64) rgb { return gradient(sky, y/horizon) }
 
 	var sprites []sprite
 	for i, b := range bs {

@@ -11,21 +11,24 @@
 // bit-for-bit the same on every architecture and for any GOMAXPROCS. The rules:
 //
 //   - Floating point uses only +, −, ×, ÷, math.Sqrt, math.Floor, math.Abs and
-//     min/max, which IEEE 754 makes exact everywhere. Trigonometry, exponentials and the
-//     like are this package's own polynomials (paint.go): math.Sin, math.Exp, math.Pow …
-//     differ between architectures.
+//     min/max, which IEEE 754 rounds correctly, hence identically, everywhere.
+//     Trigonometry, exponentials and the like are this package's own polynomials
+//     (paint.go): math.Sin, math.Exp, math.Pow … differ between architectures.
 //   - Every product that may be added to something is rounded explicitly, as in
 //     float64(a*b) + c. Go may otherwise fuse a*b+c into one FMA instruction (it does on
-//     arm64, ppc64, s390x and amd64 with GOAMD64=v3), even across statements.
-//   - Floats are clamped before they are converted to integers.
+//     arm64, ppc64, s390x, riscv64 and amd64 with GOAMD64=v3), even across statements.
+//     The compiler itself turns x/2, x/1024 … into multiplications by powers of two and
+//     may fuse those: that is harmless, as an exact product rounds the same either way.
+//   - Floats are converted to integers only when in range (clamped where they might not
+//     be): out-of-range and NaN conversions are implementation-specific.
 //   - Randomness is either an integer hash of lattice coordinates or math/rand/v2 PCG
 //     with a fixed seed, drawn in a fixed order before any pixel is painted. No global
 //     rand, no map iteration, no clock.
 //   - Each pixel is a pure function of its coordinates and of data prepared before
 //     painting starts, so the rows can be painted in parallel in any order.
 //
-// TestNoFusedMultiplyAdd and TestMathAllowList enforce the first two rules on the
-// source; TestGolden pins the hash of every scene.
+// TestNoFusedMultiplyAdd and TestDeterminismRules check the source for these rules;
+// TestGolden pins the SHA-256 of every scene's pixels.
 package demo
 
 import (
@@ -56,18 +59,41 @@ type scene struct {
 	paint func() shader
 }
 
-// scenes is the table, in display order.
+// scenes is the table, in display order: calm and busy alternate, so any prefix of
+// Names (as in 'jigbench dataset --demo-count K') mixes both kinds.
 var scenes = []scene{
-	{"alpine-lake", "snow-capped peaks mirrored in a still lake under a clear sky", true, alpineLake},
-	{"desert-dunes", "sharp-crested sand dunes and distant mesas under a wide, warm sky", true, desertDunes},
-	{"misty-pines", "ridges of pine forest fading into valley fog beneath a pale sun", true, mistyPines},
-	{"snow-field", "a fence crossing a wide snow field to a red cabin under an overcast sky", true, snowField},
-	{"sunset-sea", "the sun setting into a calm sea, a glitter path and a distant sailing boat", true, sunsetSea},
-	{"iceberg-bay", "tabular icebergs and drifting floes on a glassy polar bay", true, icebergBay},
-	{"balloon-sky", "hot-air balloons in a huge clear morning sky over patchwork hills", true, balloonSky},
-	{"moonlit-bay", "a full moon over a dark bay, a headland lighthouse and far shore lights", true, moonlitBay},
-	{"night-city", "a skyline at night, towers full of lit windows, mirrored in a harbour", false, nightCity},
-	{"flower-meadow", "a meadow thick with poppies, daisies and cornflowers below a line of trees", false, flowerMeadow},
+	{name: "alpine-lake", calm: true, paint: alpineLake,
+		desc: "snow-capped peaks mirrored in a still lake under a clear sky"},
+	{name: "night-city", paint: nightCity,
+		desc: "a skyline at blue hour, towers full of lit windows, mirrored in a harbour"},
+	{name: "desert-dunes", calm: true, paint: desertDunes,
+		desc: "sharp-crested sand dunes and distant mesas under a wide, warm sky"},
+	{name: "flower-meadow", paint: flowerMeadow,
+		desc: "a meadow thick with poppies, daisies and cornflowers below a line of trees"},
+	{name: "misty-pines", calm: true, paint: mistyPines,
+		desc: "ridges of pine forest fading into valley fog beneath a pale sun"},
+	{name: "bookshelf", paint: bookshelf,
+		desc: "a wooden bookcase packed with books, some leaning, some stacked, and plants"},
+	{name: "snow-field", calm: true, paint: snowField,
+		desc: "a fence crossing a wide snow field to a red cabin under an overcast sky"},
+	{name: "fruit-market", paint: fruitMarket,
+		desc: "market crates heaped with oranges, apples, lemons, plums and berries, from above"},
+	{name: "sunset-sea", calm: true, paint: sunsetSea,
+		desc: "the sun setting into a calm sea, a glitter path and a distant sailing boat"},
+	{name: "coral-reef", paint: coralReef,
+		desc: "a sunlit coral reef with sea fans, sponges, anemones, kelp and fish"},
+	{name: "iceberg-bay", calm: true, paint: icebergBay,
+		desc: "tabular icebergs and drifting floes on a glassy polar bay"},
+	{name: "stained-glass", paint: stainedGlass,
+		desc: "a leaded rose window of hundreds of irregular glass pieces around a golden centre"},
+	{name: "balloon-sky", calm: true, paint: balloonSky,
+		desc: "hot-air balloons in a huge clear morning sky over patchwork hills"},
+	{name: "autumn-forest", paint: autumnForest,
+		desc: "a beech wood in autumn: grey trunks, a blazing canopy and a leaf-strewn path"},
+	{name: "moonlit-bay", calm: true, paint: moonlitBay,
+		desc: "a full moon over a dark bay, a headland lighthouse and far shore lights"},
+	{name: "harbor-town", paint: harborTown,
+		desc: "tall gabled houses in many colours along a canal quay, boats and reflections"},
 }
 
 // Names returns the demo image names in display order.
@@ -115,11 +141,17 @@ var (
 	cache   = map[string]*cached{}
 )
 
-// resetCache forgets every rendered image (for tests and benchmarks).
-func resetCache() {
+// resetCache forgets the rendered images of the named scenes, or of all scenes when
+// none is named (for tests and benchmarks).
+func resetCache(names ...string) {
 	cacheMu.Lock()
-	cache = map[string]*cached{}
-	cacheMu.Unlock()
+	defer cacheMu.Unlock()
+	if len(names) == 0 {
+		cache = map[string]*cached{}
+	}
+	for _, n := range names {
+		delete(cache, n)
+	}
 }
 
 func lookup(name string) (scene, bool) {

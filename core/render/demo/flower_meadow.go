@@ -36,16 +36,19 @@ func flowerMeadow() shader {
 	}
 
 	size := func(y float64) float64 { return 2.2 + float64(30*clamp01((y-top)/(height-top))) }
-	grassAt := func(y float64) rgb {
-		p := clamp01((y - top) / (height - top))
-		return mix(grassFar, grassNear, smoothstep(0, 0.6, p))
+	// The grass colour only changes with distance: one entry per row.
+	grassRow := make([]rgb, height)
+	for y := range grassRow {
+		p := clamp01((float64(y) + 0.5 - top) / (height - top))
+		g := mix(grassFar, grassNear, smoothstep(0, 0.6, p))
+		grassRow[y] = mix(g, skyLow, float64(0.3*smoothstep(0.25, 0, p)))
 	}
 
 	r := newRand(31)
 	var sprites []sprite
-	for y := top + 4; y < height+40; y += float64(0.6 * size(y)) {
+	for y := top + 4; y < height+40; y += max(float64(0.6*size(y)), 2.5) {
 		s := size(y)
-		for x := -float64(3 * s * r.Float64()); x < width+s; x += between(r, float64(2.2*s), float64(4.8*s)) {
+		for x := -float64(3 * s * r.Float64()); x < width+s; x += max(between(r, float64(2.2*s), float64(4.8*s)), 7) {
 			fx, fy := x+float64(s*r.Float64()), y+float64(float64(0.5*s)*r.Float64())
 			// Flowers grow in drifts: sparse patches of bare grass, and each kind
 			// dominating where its own noise field is high.
@@ -90,14 +93,24 @@ func flowerMeadow() shader {
 				}})
 				continue
 			}
-			sprites = append(sprites, sprite{fx - rad - 1, fy - rad - 1, fx + rad + 1, fy + stemLen, func(px, py float64) (rgb, float64) {
-				// Flower faces tilt towards the sky, so squash them vertically.
-				dx, dy := px-fx, (py-fy)/0.72
-				rho := length(dx, dy)
-				var petal float64 // petal edge radius
-				if rho > rad+1 {
-					petal = rad
-				} else if rho > 1e-6 {
+			// The stem, leaning a little to the right, behind the head; it is nearly
+			// vertical, so the horizontal distance will do.
+			lean := float64(0.1*rad) / stemLen
+			sprites = append(sprites, sprite{fx - sw - 2, fy, fx + float64(0.1*rad) + sw + 2, fy + stemLen, func(px, py float64) (rgb, float64) {
+				return stem.scale(shade), cover(math.Abs(px-fx-float64((py-fy)*lean)) - sw)
+			}})
+			// Flower faces tilt towards the sky, so the head is squashed vertically.
+			const squash = 0.72
+			hh := float64(squash*rad) + 1
+			sprites = append(sprites, sprite{fx - rad - 1, fy - hh, fx + rad + 1, fy + hh, func(px, py float64) (rgb, float64) {
+				dx, dy := px-fx, (py-fy)/squash
+				r2 := float64(dx*dx) + float64(dy*dy)
+				if r2 > sq(rad+1) {
+					return rgb{}, 0
+				}
+				rho := math.Sqrt(r2)
+				petal := 0.0 // petal edge radius
+				if rho > 1e-6 {
 					// cos(nθ) by Chebyshev recurrence on the rotated direction.
 					ct := (float64(dx*wx) + float64(dy*wy)) / rho
 					t0, t1 := 1.0, ct
@@ -110,20 +123,13 @@ func flowerMeadow() shader {
 					}
 					petal = float64(rad * float64(k.inner+float64((1-k.inner)*lobe)))
 				}
-				a := cover(rho - petal)
 				c := mix(k.petal.scale(0.7), k.petal, smoothstep(0, float64(0.8*rad), rho)).scale(shade)
 				cr := float64(k.centreR * rad)
 				if rho < cr+1 {
 					dot := k.centre.scale(float64(0.8 + float64(0.3*noise(px/1.5, py/1.5, 37))))
 					c = mix(c, dot, cover(rho-cr))
 				}
-				if a < 1 && py > fy {
-					d, _ := segment(px, py, fx, fy, fx+float64(0.1*rad), fy+stemLen)
-					sa := cover(d - sw)
-					c = mix(stem.scale(shade), c, a)
-					a = max(a, sa)
-				}
-				return c, a
+				return c, cover(rho - petal)
 			}})
 		}
 	}
@@ -144,28 +150,30 @@ func flowerMeadow() shader {
 		return best
 	})
 
-	return func(x, y float64) rgb {
+	// The sky's clouds and the trees' foliage vary slowly: sample them coarsely.
+	clouds := newField(0, 0, width, top+12, 4, 4, func(x, y float64) float64 { return fbm(x/260, y/70, 43, 4) })
+	foliage := newField(0, 100, width, top+12, 2, 2, func(x, y float64) float64 { return fbm(x/9, y/9, 45, 3) })
+
+	background := func(x, y float64) rgb {
 		var c rgb
 		if y < top+12 {
 			c = mix(skyTop, skyLow, smoothstep(0, top, y))
-			cl := fbm(x/260, y/70, 43, 4)
+			cl := clouds.at(x, y)
 			c = mix(c, cloud, float64(0.85*smoothstep(0.55, 0.7, cl)*smoothstep(top, 60, y)))
 			if a := trees.cover(x, y); a > 0 {
 				d := trees.depth(x, y)
-				leaf := fbm(x/9, y/9, 45, 3)
+				leaf := foliage.at(x, y)
 				t := mix(treeLit, treeDark, float64(smoothstep(0, 60, d)*0.7)+float64(0.3*leaf))
 				c = mix(c, mix(t, skyLow, 0.25), a)
 			}
 		}
 		if y > top {
-			// Grass: fine vertical blades that grow coarser towards the viewer.
-			p := clamp01((y - top) / (height - top))
-			fine, coarse := noise(x/2.2, y/9, 47), noise(x/7, y/34, 48)
-			blade := lerp(fine, coarse, p)
-			g := mix(grassAt(y), grassDark, float64(0.55*smoothstep(0.35, 0.9, blade)))
-			g = mix(g, skyLow, float64(0.3*smoothstep(0.25, 0, p)))
+			// Grass: short vertical blades, darker between them.
+			blade := noise(x/2.5, y/12, 47)
+			g := mix(grassRow[min(int(y), height-1)], grassDark, float64(0.55*smoothstep(0.35, 0.9, blade)))
 			c = mix(c, g, smoothstep(top, top+3, y))
 		}
-		return flowers.over(x, y, c)
+		return c
 	}
+	return func(x, y float64) rgb { return flowers.composite(x, y, background) }
 }

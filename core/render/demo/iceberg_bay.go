@@ -63,7 +63,7 @@ func icebergBay() shader {
 	floe := func(x, y float64) float64 {
 		Z := focal * eye / (y - horizon)
 		X := (x - 960) * Z / focal
-		return fbm(X/3, Z/4, 99, 3)
+		return fbm(X/2, Z/3, 99, 3)
 	}
 
 	return func(x, y float64) rgb {
@@ -73,25 +73,21 @@ func icebergBay() shader {
 		d := y - horizon
 		t := d / (height - horizon)
 		// Still water mirrors the bergs and the sky about the waterline.
-		m := 2*waterline - y
-		var c rgb
-		if m > horizon-2 {
-			c = mix(water, skyLow, 0.35)
-		} else {
-			c = above(x, m)
-		}
+		c := above(x, min(2*waterline-y, horizon-1))
 		c = mix(c, water, float64(0.3+float64(0.25*t)))
 		c = mix(c, deep, float64(0.55*smoothstep(0.1, 1, t)))
 		if d > 80 {
 			// Floes thin out towards the horizon, where they would only alias.
 			th := 0.64 + float64(0.12*smoothstep(250, 80, d))
 			thick := 2 + float64(12*t)
+			// The noise changes by about 1/d per pixel here: edges one pixel wide.
+			aa := 1.2 / d
 			if side := floe(x, y-thick); side > th {
-				c = mix(c, iceDeep, smoothstep(th, th+0.01, side))
+				c = mix(c, iceDeep, smoothstep(th, th+aa, side))
 			}
 			if f := floe(x, y); f > th {
-				top := mix(iceLit, iceShade, float64(0.4*smoothstep(th+0.04, th, f)))
-				c = mix(c, top, smoothstep(th, th+0.006, f))
+				top := mix(iceLit, iceShade, float64(0.4*smoothstep(th+float64(8*aa), th, f)))
+				c = mix(c, top, smoothstep(th, th+aa, f))
 			}
 		}
 		return c

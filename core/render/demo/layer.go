@@ -16,16 +16,37 @@ type layer struct {
 }
 
 const (
-	tileSize = 16
+	tileSize = 8
 	tilesX   = (width + tileSize - 1) / tileSize
 	tilesY   = (height + tileSize - 1) / tileSize
 )
 
 func newLayer(sprites []sprite) *layer {
+	// Two passes, counting then filling, so all lists share one backing array.
+	span := func(s *sprite) (tx0, tx1, ty0, ty1 int) {
+		return tileOf(s.x0, tilesX), tileOf(s.x1, tilesX), tileOf(s.y0, tilesY), tileOf(s.y1, tilesY)
+	}
+	count := make([]int, tilesX*tilesY)
+	for i := range sprites {
+		tx0, tx1, ty0, ty1 := span(&sprites[i])
+		for ty := ty0; ty <= ty1; ty++ {
+			for tx := tx0; tx <= tx1; tx++ {
+				count[ty*tilesX+tx]++
+			}
+		}
+	}
 	l := &layer{sprites: sprites, tiles: make([][]int32, tilesX*tilesY)}
-	for i, s := range sprites {
-		tx0, tx1 := tileOf(s.x0, tilesX), tileOf(s.x1, tilesX)
-		ty0, ty1 := tileOf(s.y0, tilesY), tileOf(s.y1, tilesY)
+	total := 0
+	for _, n := range count {
+		total += n
+	}
+	all := make([]int32, 0, total)
+	for t, n := range count {
+		l.tiles[t] = all[len(all) : len(all) : len(all)+n]
+		all = all[:len(all)+n]
+	}
+	for i := range sprites {
+		tx0, tx1, ty0, ty1 := span(&sprites[i])
 		for ty := ty0; ty <= ty1; ty++ {
 			for tx := tx0; tx <= tx1; tx++ {
 				l.tiles[ty*tilesX+tx] = append(l.tiles[ty*tilesX+tx], int32(i))
@@ -73,4 +94,14 @@ func (l *layer) over(x, y float64, bg rgb) rgb {
 		return c
 	}
 	return c.add(bg.scale(t))
+}
+
+// composite paints the layer over background(x, y), evaluating the background only
+// where the sprites leave some of it visible.
+func (l *layer) composite(x, y float64, background shader) rgb {
+	c, t := l.at(x, y)
+	if t == 0 {
+		return c
+	}
+	return c.add(background(x, y).scale(t))
 }

@@ -53,7 +53,7 @@ func moonlitBay() shader {
 		if h := hash(cx, cy, 125); h%53 == 0 {
 			sx := float64(cx*11) + float64(11*rnd(cx, cy, 127))
 			sy := float64(cy*11) + float64(11*rnd(cx, cy, 129))
-			b := float64(rnd(cx, cy, 131)*smoothstep(horizon, 300, y)) * smoothstep(120, 260, md)
+			b := float64(float64(rnd(cx, cy, 131)*smoothstep(horizon, 300, y)) * smoothstep(120, 260, md))
 			c = mix(c, silver, float64(b*cover(length(x-sx, y-sy)-0.9)))
 		}
 		// The lamp's glow and a faint beam sweeping left.

@@ -2,11 +2,12 @@ package demo
 
 import "math"
 
-// nightCity: a skyline at night, three ranks of towers full of lit windows, mirrored
-// in a harbour.
+// nightCity: a skyline at blue hour, three ranks of towers full of lit windows,
+// mirrored in a harbour.
 func nightCity() shader {
 	const shore = 900.0
-	sky := []stop{{0, hex(0x0a0c22)}, {0.5, hex(0x24234a)}, {0.85, hex(0x5b3a5e)}, {1, hex(0x8c5460)}}
+	// Blue hour: the last of the sunset still glows behind the towers.
+	sky := []stop{{0, hex(0x141238)}, {0.35, hex(0x3a2c6a)}, {0.65, hex(0x9a4f78)}, {0.85, hex(0xe47f5e)}, {1, hex(0xf6b26b)}}
 	lights := []rgb{hex(0xffd98a), hex(0xffe9b8), hex(0xfff4dc), hex(0xbcd6ff), hex(0xffb35c)}
 	water := hex(0x0a0d1f)
 
@@ -18,19 +19,19 @@ func nightCity() shader {
 		lit                float64
 	}
 	ranks := []rank{
-		{hex(0x2c3050), 380, 700, 40, 110, 3, 4, 6, 9, 0.3},
-		{hex(0x1d2039), 230, 640, 60, 160, 5, 7, 10, 14, 0.38},
-		{hex(0x111326), 90, 560, 90, 230, 8, 11, 15, 20, 0.45},
+		{hex(0x4a3f6e), 260, 620, 40, 110, 3, 4, 6, 9, 0.35},
+		{hex(0x2c2748), 150, 560, 60, 160, 5, 7, 10, 14, 0.42},
+		{hex(0x17152b), 50, 520, 90, 230, 8, 11, 15, 20, 0.5},
 	}
 	type tower struct {
-		x0, x1      int
-		top         float64
-		inset       int     // setback on each side of the upper part
-		setTop      float64 // top of the lower, wider part
-		style       int     // 0 grid, 1 ribbons, 2 columns
-		seed        uint32
-		lit         float64
-		spire, lamp bool
+		x0, x1 int
+		top    float64
+		inset  int     // setback on each side of the upper part
+		setTop float64 // top of the lower, wider part
+		style  int     // 0 grid, 1 ribbons, 2 columns
+		seed   uint32
+		lit    float64
+		spire  bool
 	}
 	type row struct {
 		rank
@@ -57,7 +58,6 @@ func nightCity() shader {
 				t.setTop = t.top
 			}
 			t.spire = r.IntN(4) == 0
-			t.lamp = r.IntN(2) == 0
 			for c := max(t.x0, 0); c < min(t.x1, width); c++ {
 				rw.at[c] = int16(len(rw.towers))
 			}
@@ -77,14 +77,14 @@ func nightCity() shader {
 		t := &rw.towers[i]
 		cx := float64(t.x0+t.x1) / 2
 		if t.spire {
-			// A thin mast with a red light.
+			// A thin mast with a red light; towers have no alpha, so it is either
+			// there or not.
 			mast := max(math.Abs(x-cx)-1.2, t.top-90-y)
-			if y < t.top && mast < 1 {
-				c := mix(rgb{}, rw.facade, 0.8)
+			if y < t.top && mast < 0 {
 				if y < t.top-84 {
-					c = hex(0xff4a3a)
+					return hex(0xff4a3a), true
 				}
-				return c, cover(mast) > 0.5
+				return rw.facade.scale(0.8), true
 			}
 		}
 		if y < t.top || (y < t.setTop && (x < float64(t.x0+t.inset) || x >= float64(t.x1-t.inset))) {
@@ -130,12 +130,16 @@ func nightCity() shader {
 				return mix(c, gradient(sky, y/shore), float64(0.18*float64(len(rows)-1-k)))
 			}
 		}
+		// Streaks of cloud lit from below by the afterglow, and the first stars.
 		c := gradient(sky, y/shore)
-		cx, cy := int(math.Floor(x/13)), int(math.Floor(y/13))
-		if hash(cx, cy, 23)%11 == 0 && y < 500 {
-			sx := float64(cx*13) + float64(13*rnd(cx, cy, 25))
-			sy := float64(cy*13) + float64(13*rnd(cx, cy, 27))
-			c = mix(c, lights[2], float64(float64(0.8*rnd(cx, cy, 29))*cover(length(x-sx, y-sy)-0.8)))
+		streak := smoothstep(0.5, 0.75, fbm(x/420, y/18, 23, 4))
+		c = mix(c, gradient(sky, y/shore+0.25), float64(0.8*streak))
+		cx, cy := int(math.Floor(x/10)), int(math.Floor(y/10))
+		if y < 420 && hash(cx, cy, 25)%5 == 0 {
+			sx := float64(cx*10) + float64(10*rnd(cx, cy, 27))
+			sy := float64(cy*10) + float64(10*rnd(cx, cy, 29))
+			b := float64(float64(rnd(cx, cy, 31)*smoothstep(420, 100, y)) * (1 - streak))
+			c = mix(c, lights[2], float64(b*cover(length(x-sx, y-sy)-0.9)))
 		}
 		return c
 	}
@@ -151,8 +155,9 @@ func nightCity() shader {
 		mid := sq((band + 0.5) / 2.2)
 		b := int(band)
 		shift := float64((rnd(b, 0, 31) - 0.5) * float64(3+float64(0.05*d)))
-		c := city(x+shift, max(shore-1-mid, 0)).scale(0.5)
-		c = mix(c, water, float64(0.25+float64(0.5*smoothstep(0, 300, d))))
+		ripple := float64(0.75 + float64(0.4*noise(x/5, d/float64(1+float64(0.02*d)), 35)))
+		c := city(x+shift, max(shore-1-mid, 0)).scale(float64(0.7 * ripple))
+		c = mix(c, water, float64(0.2+float64(0.35*smoothstep(0, 300, d))))
 		// A quay edge with a row of street lamps.
 		if d < 6 {
 			c = mix(c, hex(0x3a3a4a), 0.8)

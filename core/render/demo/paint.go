@@ -30,11 +30,6 @@ func (c rgb) scale(k float64) rgb {
 // add sums two colours component-wise (glows, highlights).
 func (c rgb) add(d rgb) rgb { return rgb{c.r + d.r, c.g + d.g, c.b + d.b} }
 
-// luma is the Rec. 601 brightness of c.
-func (c rgb) luma() float64 {
-	return float64(0.299*c.r) + float64(0.587*c.g) + float64(0.114*c.b)
-}
-
 // to8 converts a component to a byte. Out-of-range and NaN inputs are clamped first:
 // converting such floats to integers is implementation-specific.
 func to8(v float64) uint8 {
@@ -47,13 +42,26 @@ func to8(v float64) uint8 {
 	return uint8(float64(v*255) + 0.5)
 }
 
+// pick is a if cond, else b.
+func pick(cond bool, a, b rgb) rgb {
+	if cond {
+		return a
+	}
+	return b
+}
+
 func lerp(a, b, t float64) float64 { return a + float64((b-a)*t) }
 
+// clamp01 clamps x to [0, 1] (NaN to 0). Plain comparisons: the min and max builtins
+// handle NaN and signed zeros and cost several times more in inner loops.
 func clamp01(x float64) float64 {
 	if !(x > 0) {
 		return 0
 	}
-	return min(x, 1)
+	if x > 1 {
+		return 1
+	}
+	return x
 }
 
 // smoothstep is 0 below e0, 1 above e1 and a smooth cubic between (e0 > e1 reverses it).

@@ -1,7 +1,6 @@
 package demo
 
 import (
-	"fmt"
 	"image"
 	"image/png"
 	"os"
@@ -10,8 +9,11 @@ import (
 	"time"
 )
 
-// TestPreview writes every scene and a contact sheet as PNGs to $JIGBENCH_DEMO_PREVIEW,
-// for a person to look at. Skipped unless that variable names a folder.
+// TestPreview writes every scene, a contact sheet of them all and, as flat-NAME.png, each
+// scene with its low-detail blocks (see TestDetail) tinted red, to $JIGBENCH_DEMO_PREVIEW
+// for a person to look at. Skipped unless that variable names a folder:
+//
+//	JIGBENCH_DEMO_PREVIEW=/tmp/demo-preview go test -run TestPreview -v ./core/render/demo/
 func TestPreview(t *testing.T) {
 	dir := os.Getenv("JIGBENCH_DEMO_PREVIEW")
 	if dir == "" {
@@ -23,8 +25,9 @@ func TestPreview(t *testing.T) {
 	for i, s := range scenes {
 		t0 := time.Now()
 		img := render(s)
-		fmt.Printf("%-16s %v\n", s.name, time.Since(t0).Round(time.Millisecond))
+		t.Logf("%-14s rendered in %v", s.name, time.Since(t0).Round(time.Millisecond))
 		writePNG(t, filepath.Join(dir, s.name+".png"), img)
+		writePNG(t, filepath.Join(dir, "flat-"+s.name+".png"), shrink(flatOverlay(img), 2))
 		thumb := shrink(img, 4)
 		ox, oy := (i%cols)*tw, (i/cols)*th
 		for y := 0; y < th; y++ {
@@ -46,4 +49,25 @@ func writePNG(t *testing.T, path string, img image.Image) {
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// flatOverlay tints the low-detail blocks (those TestDetail counts) red.
+func flatOverlay(img *image.RGBA) *image.RGBA {
+	out := image.NewRGBA(img.Bounds())
+	copy(out.Pix, img.Pix)
+	for by := 0; by+16 <= height; by += 16 {
+		for bx := 0; bx+16 <= width; bx += 16 {
+			if !flatBlock(img, bx, by) {
+				continue
+			}
+			for y := by; y < by+16; y++ {
+				for x := bx; x < bx+16; x++ {
+					p := out.Pix[y*out.Stride+4*x:]
+					p[0] = uint8((int(p[0]) + 255) / 2)
+					p[1], p[2] = p[1]/2, p[2]/2
+				}
+			}
+		}
+	}
+	return out
 }

@@ -83,12 +83,48 @@ func newField(x0, y0, x1, y1, sx, sy float64, f func(x, y float64) float64) *fie
 
 // at interpolates the field at (x, y), holding the edge values outside it.
 func (f *field) at(x, y float64) float64 {
-	u := min(max((x-f.x0)/f.sx, 0), float64(f.nx-1)-1e-9)
-	v := min(max((y-f.y0)/f.sy, 0), float64(f.ny-1)-1e-9)
+	u := clampTo((x-f.x0)/f.sx, float64(f.nx-1)-1e-9)
+	v := clampTo((y-f.y0)/f.sy, float64(f.ny-1)-1e-9)
 	i, j := int(u), int(v)
 	tu, tv := u-float64(i), v-float64(j)
 	k := j*f.nx + i
 	top := lerp(f.v[k], f.v[k+1], tu)
 	bot := lerp(f.v[k+f.nx], f.v[k+f.nx+1], tu)
 	return lerp(top, bot, tv)
+}
+
+// clampTo clamps x to [0, hi] (NaN to 0).
+func clampTo(x, hi float64) float64 {
+	if !(x > 0) {
+		return 0
+	}
+	if x > hi {
+		return hi
+	}
+	return x
+}
+
+// rays holds light shafts slanting across the image: a 1-D function of x + k·y,
+// tabulated per pixel so a whole-image effect costs one look-up.
+type rays struct {
+	k   float64
+	off int
+	v   []float64
+}
+
+// newRays tabulates f(s) for s = x + k·y over the image.
+func newRays(k float64, f func(s float64) float64) rays {
+	lo := int(math.Floor(min(0, float64(k*height)))) - 1
+	hi := int(math.Ceil(max(width, width+float64(k*height)))) + 1
+	r := rays{k: k, off: -lo, v: make([]float64, hi-lo+1)}
+	for i := range r.v {
+		r.v[i] = f(float64(i + lo))
+	}
+	return r
+}
+
+// at is the shaft intensity at (x, y).
+func (r rays) at(x, y float64) float64 {
+	i := int(math.Floor(x+float64(r.k*y))) + r.off
+	return r.v[max(0, min(i, len(r.v)-1))]
 }

@@ -35,9 +35,6 @@ func pineTop(x float64, ground func(float64) float64, spacing, hMin, hMax float6
 	return top
 }
 
-// disc is the signed distance from (x, y) to a circle.
-func disc(x, y, cx, cy, r float64) float64 { return length(x-cx, y-cy) - r }
-
 // box is the signed distance from (x, y) to an axis-aligned rectangle with corner radius r.
 func box(x, y, x0, y0, x1, y1, r float64) float64 {
 	cx, cy := (x0+x1)/2, (y0+y1)/2

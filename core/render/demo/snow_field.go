@@ -56,7 +56,7 @@ func snowField() shader {
 			r := 5 + float64(26*t)
 			d := length(x-sx-float64(230*t), (y-cy)/2) - r
 			n := fbm(x/18, y/18, 63, 3)
-			return skyTop.scale(0.85), float64(float64(0.8*(1-t))*smoothstep(6, -8, d)) * n
+			return skyTop.scale(0.85), float64(float64(float64(0.8*(1-t))*smoothstep(6, -8, d)) * n)
 		}})
 	}
 	// Fence posts and their wire, from near to far (drawn far to near).

@@ -26,14 +26,14 @@ func sunsetSea() shader {
 		sd := length(x-sunX, y-sunY)
 		c = mix(c, gold, float64(0.45*expNeg(-sd/230)))
 		// Long streaks of cloud, lit from below near the sun.
-		band := smoothstep(230, 330, y) * smoothstep(590, 500, y)
+		band := float64(smoothstep(230, 330, y) * smoothstep(590, 500, y))
 		if band <= 0 {
 			return c
 		}
 		dens := float64(band * smoothstep(0.56, 0.7, clouds.at(x, y)))
 		if dens > 0 {
 			under := smoothstep(0.5, 0.62, clouds.at(x, y+9))
-			lit := float64(0.35+float64(0.65*expNeg(-math.Abs(x-sunX)/700))) * (1 - under)
+			lit := float64(float64(0.35+float64(0.65*expNeg(-math.Abs(x-sunX)/700))) * (1 - under))
 			c = mix(c, mix(cloudDark, cloudLit, lit), float64(0.9*dens))
 		}
 		return c
