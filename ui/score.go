@@ -18,6 +18,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -61,6 +62,7 @@ type ScorePane struct {
 	heat, heat2                       *ZoomView
 	heatData, heatData2               *score.Heatmap
 	heatValue                         *widget.Label
+	heatViews                         *fyne.Container
 
 	onlyInvalid         *widget.Check
 	instGrid, instModel *widget.Select
@@ -671,13 +673,13 @@ func (s *ScorePane) heatmapView() fyne.CanvasObject {
 	s.heat.OnHover = func(x, y float64, ok bool) { s.hoverHeat(s.heatData, x, y, ok) }
 	s.heat2.OnHover = func(x, y float64, ok bool) { s.hoverHeat(s.heatData2, x, y, ok) }
 	s.heatValue = widget.NewLabel("Point at a cell to read its value.")
-	save := widget.NewButtonWithIcon("Export heatmap PNG…", theme.DocumentSaveIcon(), s.exportHeatmap)
+	save := widget.NewButtonWithIcon("Export PNG…", theme.DocumentSaveIcon(), s.exportHeatmap)
 	controls := container.NewHBox(
 		widget.NewLabel("Metric"), s.metric, widget.NewLabel("Model"), s.model,
 		widget.NewLabel("Compare with"), s.model2, widget.NewLabel("Grid"), s.grid,
 		widget.NewLabel("Condition"), s.cond, save)
-	views := container.NewGridWithColumns(2, s.heat, s.heat2)
-	return container.NewBorder(container.NewHScroll(controls), s.heatValue, nil, nil, views)
+	s.heatViews = container.NewGridWithColumns(2, s.heat, s.heat2)
+	return container.NewBorder(container.NewHScroll(controls), s.heatValue, nil, nil, s.heatViews)
 }
 
 func parseGrid(sel string) int {
@@ -717,6 +719,14 @@ func (s *ScorePane) updateHeatmaps() {
 			s.heatData, s.heatData2 = data[0], data[1]
 			s.heat.SetImage(pics[0])
 			s.heat2.SetImage(pics[1])
+			if pics[1] == nil { // no comparison: one heatmap, full width
+				s.heat2.Hide()
+				s.heatViews.Layout = layout.NewGridLayoutWithColumns(1)
+			} else {
+				s.heat2.Show()
+				s.heatViews.Layout = layout.NewGridLayoutWithColumns(2)
+			}
+			s.heatViews.Refresh()
 			s.heat.view.Fit()
 			s.heat2.view.Fit()
 			if errs[0] != nil {

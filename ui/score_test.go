@@ -7,8 +7,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
 
 	"github.com/jigbench/jigbench/core/puzzle"
 	"github.com/jigbench/jigbench/core/score"
@@ -313,5 +317,33 @@ func TestScoreLoadCanBeCancelled(t *testing.T) {
 	m.settle()
 	if m.Status.Text() != "Scoring cancelled." || s.Loading() {
 		t.Fatalf("status %q", m.Status.Text())
+	}
+}
+
+// TestScoreLook writes pictures of the Score pane with one and with four
+// models, light and dark, to $JIGBENCH_LOOK for a person to look at.
+func TestScoreLook(t *testing.T) {
+	out := os.Getenv("JIGBENCH_LOOK")
+	if out == "" {
+		t.Skip("set JIGBENCH_LOOK=DIR to write pictures of the Score pane")
+	}
+	truthDir, two := scoreFixture(t)
+	four := append(slices.Clone(two),
+		score.Source{Model: "border-again", Path: two[0].Path, Condition: puzzle.ConditionRect},
+		score.Source{Model: "random-rect", Path: two[1].Path, Condition: puzzle.ConditionRect})
+	for _, variant := range []fyne.ThemeVariant{theme.VariantLight, theme.VariantDark} {
+		for _, srcs := range [][]score.Source{two[:1], four} {
+			m := newTestWindow(t, &fakeChooser{})
+			m.App.Settings().SetTheme(forcedVariant{Theme: theme.DefaultTheme(), variant: variant})
+			s := loadScore(t, m, truthDir, srcs)
+			for i, v := range append([]screenshotView{{Show: func() { s.tabs.SelectIndex(0) }}}, s.ScreenshotViews()...) {
+				v.Show()
+				m.settle()
+				name := filepath.Join(out, fmt.Sprintf("score-%dmodels-%d-%d.png", len(srcs), variant, i))
+				if err := writeCapture(name, m.Window.Canvas().Capture()); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
 	}
 }
