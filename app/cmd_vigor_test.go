@@ -223,7 +223,7 @@ func TestVigorUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"vigor"},
 		{"vigor", "frobnicate"},
-		{"vigor", "demo", "--out", t.TempDir()},
+		{"vigor", "demo"},
 		{"vigor", "check"},
 		{"vigor", "agree", "--split", "x"},
 		{"vigor", "irr", "--data", "x", "--metric", "cubic"},

@@ -104,16 +104,11 @@ func TestHostileInput(t *testing.T) {
 		"escapes":            `{"\u0030": [1, 1], "\ud800": [0, 0], "1\u0000": [0, 0]}`,
 	}
 	for name, text := range cases {
+		// Linear work takes milliseconds here; a quadratic scan of these
+		// megabytes would make the test time out (no timing is asserted).
 		start := time.Now()
 		a, err := ParseAnswer([]byte(text), 2)
-		// Linear work takes milliseconds; a quadratic search of these
-		// megabytes would take hours, so the bound is generous for slow,
-		// shared or -race machines.
-		d := time.Since(start)
-		t.Logf("%s: %d bytes in %v", name, len(text), d)
-		if d > 30*time.Second {
-			t.Errorf("%s: took %v", name, d)
-		}
+		t.Logf("%s: %d bytes in %v", name, len(text), time.Since(start))
 		if err == nil && len(a.Cells) != 4 {
 			t.Errorf("%s: %d cells", name, len(a.Cells))
 		}
