@@ -30,7 +30,7 @@ fuzz:
 	@for t in $$(grep -ho '^func Fuzz[A-Za-z0-9_]*' $$(grep -rl --include='*_test.go' '^func Fuzz' .) | sed 's/func //'); do \
 	  pkg=$$(dirname $$(grep -rl --include='*_test.go' "^func $$t(" . | head -1)); \
 	  echo "fuzz $$pkg $$t ($(FUZZTIME))"; \
-	  $(GO) test -tags $(TAGS) -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg >/dev/null || { \
+	  $(GO) test -tags $(TAGS) -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 2s $$pkg >/dev/null || { \
 	    $(GO) test -tags $(TAGS) -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg; exit 1; }; \
 	done
 
