@@ -203,44 +203,11 @@ func simTruth(id string, n int, rng *rand.Rand) *score.Truth {
 	return t
 }
 
-// simBorderModel answers like a model that finds corners and borders: a
-// corner piece is placed right with probability 0.9, a border piece 0.6, an
-// interior piece 0.05; the rest are shuffled over the remaining cells.
-func simBorderModel(t *score.Truth, rng *rand.Rand) []int {
-	n := t.Grid
-	pred := make([]int, n*n)
-	used := make([]bool, n*n)
-	var rest []int
-	for k, c := range t.Cell {
-		r, col := c/n, c%n
-		border := 0
-		if r == 0 || r == n-1 {
-			border++
-		}
-		if col == 0 || col == n-1 {
-			border++
-		}
-		p := [3]float64{0.05, 0.6, 0.9}[border]
-		if rng.Float64() < p {
-			pred[k], used[c] = c, true
-		} else {
-			rest = append(rest, k)
-		}
-	}
-	var free []int
-	for c, u := range used {
-		if !u {
-			free = append(free, c)
-		}
-	}
-	rng.Shuffle(len(free), func(i, j int) { free[i], free[j] = free[j], free[i] })
-	for i, k := range rest {
-		pred[k] = free[i]
-	}
-	return pred
-}
-
-func simRandomModel(t *score.Truth, rng *rand.Rand) []int { return rng.Perm(t.Grid * t.Grid) }
+// The simulated models of core/score: right near corners and borders, and random.
+var (
+	simBorderModel = score.SimBorderAware.Place
+	simRandomModel = score.SimRandom.Place
+)
 
 // simScores answers count random n×n puzzles with model.
 func simScores(n, count int, name string, model func(*score.Truth, *rand.Rand) []int, seed uint64) (*score.TruthSet, []score.InstanceScore) {
