@@ -11,7 +11,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/jigbench/jigbench/core/puzzle"
 	"github.com/jigbench/jigbench/core/score"
@@ -142,7 +141,7 @@ func scoringData(dir string) (*score.TruthSet, string, error) {
 		default: // random
 			pred = rng.Perm(n * n)
 		}
-		mapping := mappingText(pred, n)
+		mapping := score.MappingJSON(pred, n)
 		if kind == 9 {
 			resp := "Let me find the corners first, then the borders.\n```json\n" + mapping + "\n```\nThe rest follows from the tabs."
 			js, _ := json.Marshal(resp)
@@ -163,23 +162,4 @@ func scoringData(dir string) (*score.TruthSet, string, error) {
 		return nil, "", err
 	}
 	return set, path, nil
-}
-
-// mappingText writes {"<id>": [r, c], …} as the prompts ask, Missing left out.
-func mappingText(pred []int, n int) string {
-	var b strings.Builder
-	b.WriteByte('{')
-	first := true
-	for k, c := range pred {
-		if c < 0 {
-			continue
-		}
-		if !first {
-			b.WriteString(", ")
-		}
-		first = false
-		fmt.Fprintf(&b, `"%d": [%d, %d]`, k, c/n, c%n)
-	}
-	b.WriteByte('}')
-	return b.String()
 }

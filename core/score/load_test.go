@@ -47,25 +47,6 @@ func writeFile(t testing.TB, path, content string) string {
 	return path
 }
 
-// mappingJSON writes pred (cell indices, Missing skipped) as {"k": [r, c]}.
-func mappingJSON(pred []int, n int) string {
-	var b strings.Builder
-	b.WriteString("{")
-	first := true
-	for k, c := range pred {
-		if c < 0 {
-			continue
-		}
-		if !first {
-			b.WriteString(", ")
-		}
-		first = false
-		fmt.Fprintf(&b, `"%d": [%d, %d]`, k, c/n, c%n)
-	}
-	b.WriteString("}")
-	return b.String()
-}
-
 func TestLoadTruthLayouts(t *testing.T) {
 	ctx := context.Background()
 	root := t.TempDir()
@@ -134,7 +115,7 @@ func TestLoadAnswersJSONL(t *testing.T) {
 	for i, ti := range ts.Instances {
 		ids[i] = ti.ID
 	}
-	solution := func(i int) string { return mappingJSON(ts.Instances[i].Cell, 4) }
+	solution := func(i int) string { return MappingJSON(ts.Instances[i].Cell, 4) }
 	big := strings.Repeat("thinking… ", 20000) // a 200 KB response, longer than the read buffer
 	lines := []string{
 		fmt.Sprintf(`{"id": %q, "prediction": %s}`, ids[0], solution(0)),
@@ -206,8 +187,8 @@ func TestLoadAnswersFolderAndFile(t *testing.T) {
 	ctx := context.Background()
 	ts, _ := truthDir(t, 4, 3)
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, ts.Instances[0].ID+".json"), mappingJSON(ts.Instances[0].Cell, 4))
-	writeFile(t, filepath.Join(dir, ts.Instances[1].ID+".txt"), "Sure!\n```\n"+mappingJSON(ts.Instances[1].Cell, 4)+"\n```")
+	writeFile(t, filepath.Join(dir, ts.Instances[0].ID+".json"), MappingJSON(ts.Instances[0].Cell, 4))
+	writeFile(t, filepath.Join(dir, ts.Instances[1].ID+".txt"), "Sure!\n```\n"+MappingJSON(ts.Instances[1].Cell, 4)+"\n```")
 	writeFile(t, filepath.Join(dir, "stranger.json"), "{}")
 	writeFile(t, filepath.Join(dir, "notes.md"), "ignored")
 	set, err := LoadAnswers(ctx, Source{Model: "m", Path: dir, Condition: "rect"}, ts, nil)
@@ -224,14 +205,14 @@ func TestLoadAnswersFolderAndFile(t *testing.T) {
 	}
 
 	// One file named after its instance.
-	one := writeFile(t, filepath.Join(t.TempDir(), ts.Instances[2].ID+".json"), mappingJSON(ts.Instances[2].Cell, 4))
+	one := writeFile(t, filepath.Join(t.TempDir(), ts.Instances[2].ID+".json"), MappingJSON(ts.Instances[2].Cell, 4))
 	set, err = LoadAnswers(ctx, Source{Model: "m", Path: one}, ts, nil)
 	if err != nil || len(set.Records) != 1 || set.Records[0].ID != ts.Instances[2].ID || !set.Records[0].Valid() {
 		t.Fatalf("one file: %+v %v", set, err)
 	}
 	// A .json file holding JSONL records is read as JSONL.
 	env := writeFile(t, filepath.Join(t.TempDir(), "answers.json"),
-		fmt.Sprintf(`{"id": %q, "prediction": %s}`, ts.Instances[0].ID, mappingJSON(ts.Instances[0].Cell, 4)))
+		fmt.Sprintf(`{"id": %q, "prediction": %s}`, ts.Instances[0].ID, MappingJSON(ts.Instances[0].Cell, 4)))
 	set, err = LoadAnswers(ctx, Source{Model: "m", Path: env}, ts, nil)
 	if err != nil || len(set.Records) != 1 || !set.Records[0].Valid() {
 		t.Fatalf("envelope file: %+v %v", set, err)
@@ -285,7 +266,7 @@ func TestEvaluateRandomConvergesToBaseline(t *testing.T) {
 		for i := range count {
 			tr := randomTruth(fmt.Sprintf("r%d-%d", n, i), n, rng)
 			truths = append(truths, tr)
-			lines = append(lines, fmt.Sprintf(`{"id": %q, "prediction": %s}`, tr.ID, mappingJSON(rng.Perm(n*n), n)))
+			lines = append(lines, fmt.Sprintf(`{"id": %q, "prediction": %s}`, tr.ID, MappingJSON(rng.Perm(n*n), n)))
 		}
 		ts, err := NewTruthSet(truths...)
 		if err != nil {
@@ -389,7 +370,7 @@ func TestScoreAnswersLeavesOutUnansweredGrids(t *testing.T) {
 	t4b := randomTruth("b4", 4, rng)
 	ts, _ := NewTruthSet(t4, t8, t4b)
 	set := &AnswerSet{Source: Source{Model: "m", Condition: "shape"}}
-	a, _ := ParseAnswer([]byte(mappingJSON(t4.Cell, 4)), 4)
+	a, _ := ParseAnswer([]byte(MappingJSON(t4.Cell, 4)), 4)
 	set.put(&AnswerRecord{ID: "a4", Answer: a})
 	scores, notes := ScoreAnswers(ts, set)
 	if len(scores) != 2 || len(notes) != 1 || !strings.Contains(notes[0], "8×8") {

@@ -28,9 +28,9 @@ func sampleReport(t *testing.T) *Report {
 			if i%10 == 3 {
 				oracle = append(oracle, fmt.Sprintf(`{"id": %q, "response": "no idea"}`, tr.ID))
 			} else {
-				oracle = append(oracle, fmt.Sprintf(`{"id": %q, "prediction": %s}`, tr.ID, mappingJSON(tr.Cell, n)))
+				oracle = append(oracle, fmt.Sprintf(`{"id": %q, "prediction": %s}`, tr.ID, MappingJSON(tr.Cell, n)))
 			}
-			random = append(random, fmt.Sprintf(`{"id": %q, "prediction": %s}`, tr.ID, mappingJSON(rng.Perm(n*n), n)))
+			random = append(random, fmt.Sprintf(`{"id": %q, "prediction": %s}`, tr.ID, MappingJSON(rng.Perm(n*n), n)))
 		}
 	}
 	ts, err := NewTruthSet(truths...)
