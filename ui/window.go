@@ -50,9 +50,11 @@ type MainWindow struct {
 
 	work *worker
 
-	generate *GeneratePane
-	ablation *AblationPane
-	score    *ScorePane
+	generate  *GeneratePane
+	ablation  *AblationPane
+	score     *ScorePane
+	rate      *RatePane
+	agreement *AgreementPane
 
 	panes   []Pane
 	views   []fyne.CanvasObject
@@ -66,6 +68,10 @@ type Options struct {
 	Version string
 	// Files is the file chooser; nil means Fyne's dialogs.
 	Files func(fallback FileChooser) FileChooser
+
+	// Ratings opens the ViGoR ratings store; nil means the app's database at
+	// vigor.DefaultStorePath. Tests inject a temporary or failing store.
+	Ratings func() (RatingStore, error)
 
 	// queued applies background results only in settle (Fyne's test driver).
 	queued bool
@@ -83,12 +89,14 @@ func NewMainWindow(a fyne.App, o Options) *MainWindow {
 	m.generate = NewGeneratePane(m)
 	m.ablation = NewAblationPane(m)
 	m.score = NewScorePane(m)
+	m.rate = NewRatePane(m, o.Ratings)
+	m.agreement = NewAgreementPane(m)
 	m.panes = []Pane{
 		m.generate,
 		m.ablation,
 		m.score,
-		comingSoon("Rate", theme.DocumentCreateIcon(), "Rate ViGoR items with the four-dimension rubric."),
-		comingSoon("Agreement", theme.ListIcon(), "How well judge runs agree with the human raters."),
+		m.rate,
+		m.agreement,
 	}
 	m.views = make([]fyne.CanvasObject, len(m.panes))
 	m.stack = container.NewStack()
@@ -187,6 +195,11 @@ func (m *MainWindow) OpenPath(path string) {
 		m.ShowError(errors.New("cannot open " + path + ": it is gone or unreadable"))
 		return
 	}
+	if dir, ok := splitFolderOf(path, fi.IsDir()); ok {
+		m.Show(paneRate)
+		m.rate.Open(dir)
+		return
+	}
 	if fi.IsDir() {
 		m.Show(paneAblation)
 		m.ablation.Open(path)
@@ -228,6 +241,7 @@ func (m *MainWindow) buildMenu() {
 	openTruth := fyne.NewMenuItem("Open dataset to score…", func() { m.Show(paneScore); m.score.OpenTruthDialog() })
 	openPreds := fyne.NewMenuItem("Open predictions…", func() { m.Show(paneScore); m.score.AddPredictionsDialog(false) })
 	save.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyS, Modifier: fyne.KeyModifierShortcutDefault}
+	openSplit := fyne.NewMenuItem("Open split…", func() { m.Show(paneRate); m.rate.OpenDialog() })
 	recent := fyne.NewMenuItem("Recent", nil)
 	var items []*fyne.MenuItem
 	for _, p := range m.App.Preferences().StringList(prefRecent) {
@@ -242,7 +256,7 @@ func (m *MainWindow) buildMenu() {
 	quit := fyne.NewMenuItem("Quit", func() { m.App.Quit() })
 	quit.IsQuit = true
 	file := fyne.NewMenu("File", openImage, openInstance, save, fyne.NewMenuItemSeparator(), openTruth, openPreds,
-		fyne.NewMenuItemSeparator(), recent, fyne.NewMenuItemSeparator(), quit)
+		openSplit, fyne.NewMenuItemSeparator(), recent, fyne.NewMenuItemSeparator(), quit)
 	help := fyne.NewMenu("Help",
 		fyne.NewMenuItem("Keyboard shortcuts", m.showShortcuts),
 		fyne.NewMenuItem("About jigbench", m.showAbout),
@@ -260,6 +274,11 @@ var shortcuts = [][2]string{
 	{"Drag", "Pan the image"},
 	{"← / →", "Previous / next instance (Ablation)"},
 	{"N", "New random seed (Generate)"},
+	{"1 – 4", "Rate: switch a result dimension Yes/No, or go to a process score:\ntype it, ↑ ↓ ±1, PgUp PgDn ±10, Tab next score, Esc leave it"},
+	{"Enter", "Rate: save and go to the next unrated item"},
+	{"← / →", "Rate: previous / next item (within the filter)"},
+	{", / .   PgUp / PgDn", "Rate: previous / next frame; ten frames back / forward"},
+	{"F   C   H", "Rate: flag the item, comment on it, hide the ground truth"},
 }
 
 func (m *MainWindow) showShortcuts() {
@@ -267,7 +286,11 @@ func (m *MainWindow) showShortcuts() {
 	for _, s := range shortcuts {
 		rows = append(rows, widget.NewLabelWithStyle(s[0], fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}), widget.NewLabel(s[1]))
 	}
-	dialog.ShowCustom("Keyboard shortcuts", "Close", container.New(layout.NewFormLayout(), rows...), m.Window)
+	form := container.New(layout.NewFormLayout(), rows...)
+	d := dialog.NewCustom("Keyboard shortcuts", "Close", container.NewVScroll(form), m.Window)
+	s, f := m.Window.Canvas().Size(), form.MinSize()
+	d.Resize(fyne.NewSize(min(f.Width+48, s.Width*0.95), min(f.Height+110, s.Height*0.92)))
+	d.Show()
 }
 
 func (m *MainWindow) showAbout() {
@@ -287,6 +310,10 @@ func (m *MainWindow) bindKeys() {
 		m.generate.SaveDialog()
 	})
 	c.SetOnTypedRune(func(r rune) {
+		if m.current == paneRate {
+			m.rate.TypedRune(r)
+			return
+		}
 		v := m.activeView()
 		switch r {
 		case '0':
@@ -312,6 +339,10 @@ func (m *MainWindow) bindKeys() {
 		}
 	})
 	c.SetOnTypedKey(func(e *fyne.KeyEvent) {
+		if m.current == paneRate {
+			m.rate.TypedKey(e)
+			return
+		}
 		if m.current != paneAblation {
 			return
 		}

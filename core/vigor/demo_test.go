@@ -3,6 +3,10 @@ package vigor
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -73,6 +77,11 @@ func TestDemoSplitIsCompleteAndDeterministic(t *testing.T) {
 		t.Errorf("result MAE with GT %v, without %v: the simulation should favour ground truth", with, without)
 	}
 
+	// The output is pinned to DemoVersion: the app caches the demo under it.
+	if got := demoDigest(t, dir); got != demoDigests[DemoVersion] {
+		t.Errorf("the demo's output changed (digest %s): increase DemoVersion and add the digest to demoDigests", got)
+	}
+
 	// Writing it again gives the same bytes.
 	again := t.TempDir()
 	if _, err := Demo(again); err != nil {
@@ -91,4 +100,32 @@ func TestDemoSplitIsCompleteAndDeterministic(t *testing.T) {
 			t.Errorf("%s differs between two runs", rel)
 		}
 	}
+}
+
+// demoDigests pins Demo's output for each DemoVersion.
+var demoDigests = map[int]string{
+	1: "1ccf161a89bc151049f05ada05d4c88dd39d6f235f789cfb2bd0115ac610c1e4",
+}
+
+// demoDigest hashes every file of the demo folder, by relative path.
+func demoDigest(t *testing.T, dir string) string {
+	t.Helper()
+	h := sha256.New()
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		fmt.Fprintf(h, "%s %d\n", filepath.ToSlash(rel), len(data))
+		h.Write(data)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

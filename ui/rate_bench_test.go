@@ -1,0 +1,137 @@
+package ui
+
+import (
+	"fmt"
+	"image"
+	"image/draw"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/jigbench/jigbench/core/render"
+	"github.com/jigbench/jigbench/core/render/demo"
+	"github.com/jigbench/jigbench/core/vigor"
+)
+
+// benchItems and the image size of the benchmark split: result items with
+// photo-like 1024×768 PNGs, the size of a generative model's output.
+const (
+	benchItems         = 6
+	benchW, benchH     = 1024, 768
+	benchSceneName     = "fruit-market"
+	benchScenesPerItem = 3 // input, output, ground truth
+)
+
+// writeBenchSplit cuts every image of the split from a busy demo scene at a
+// different place, so each decodes like a real picture.
+func writeBenchSplit(tb testing.TB, dir string) *vigor.Split {
+	tb.Helper()
+	scene, err := demo.Image(benchSceneName)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "img"), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	sw, sh := scene.Rect.Dx()-benchW, scene.Rect.Dy()-benchH
+	k := 0
+	cut := func(name string) string {
+		k++
+		at := image.Pt((k*173)%sw, (k*97)%sh)
+		img := image.NewRGBA(image.Rect(0, 0, benchW, benchH))
+		draw.Draw(img, img.Rect, scene, at, draw.Src)
+		data, err := render.EncodePNG(img)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "img", name), data, 0o644); err != nil {
+			tb.Fatal(err)
+		}
+		return "img/" + name
+	}
+	sp := &vigor.Split{Name: "bench"}
+	for i := range benchItems {
+		id := fmt.Sprintf("r-%02d", i+1)
+		sp.Items = append(sp.Items, vigor.Item{ID: id, Track: vigor.TrackResult, Domain: "Physical", Subdomain: "Sorting",
+			Model: "m", Instruction: "Put the fruit in order.", Input: cut(id + "-in.png"), Output: cut(id + "-out.png"),
+			GTImage: cut(id + "-gt.png"), GTText: "Oranges left, apples right."})
+	}
+	if err := vigor.WriteSplit(dir, sp); err != nil {
+		tb.Fatal(err)
+	}
+	loaded, err := vigor.Load(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return loaded
+}
+
+// benchRateWindow opens the benchmark split in a 1280×800 window with every
+// image decoded ahead, as prefetching leaves it while a rater works.
+func benchRateWindow(tb testing.TB, dir string) *MainWindow {
+	a := test.NewApp()
+	a.Preferences().SetString(prefAnnotator, "bench")
+	a.Preferences().SetString(prefLastSplit, dir)
+	m := NewMainWindow(a, Options{queued: true, Files: func(FileChooser) FileChooser { return &fakeChooser{} },
+		Ratings: func() (RatingStore, error) { return newMemStore(), nil }})
+	m.Window.Resize(fyne.NewSize(1280, 800))
+	m.Window.Show()
+	m.Show(paneRate)
+	m.settle()
+	p := m.Rate()
+	sp, _ := p.Split()
+	for _, it := range sp.Items {
+		for _, ip := range it.Paths() {
+			p.images.Load(filepath.Join(dir, ip.Path))
+		}
+	}
+	return m
+}
+
+// nextItemOnScreen moves to the next item and renders its three image views
+// at their size on screen, which is what the window paints next. The
+// test driver's extra layout passes (relayout) are left out unless
+// withRelayout: the app's window driver lays out only what changed.
+func nextItemOnScreen(m *MainWindow, withRelayout bool) {
+	emulateRelayout = withRelayout
+	defer func() { emulateRelayout = true }()
+	p := m.Rate()
+	if p.s.pos == len(p.s.order)-1 {
+		p.goTo(0)
+	} else {
+		p.Next()
+	}
+	for _, panel := range []*imagePanel{p.input, p.output, p.gt} {
+		s := panel.zoom.Size()
+		panel.zoom.draw(int(s.Width), int(s.Height))
+	}
+}
+
+// BenchmarkRateNextItemPrefetched is the cost of Enter/→ when the next
+// item's images were decoded ahead: widgets updated and the visible parts
+// of three images drawn.
+func BenchmarkRateNextItemPrefetched(b *testing.B) {
+	dir := b.TempDir()
+	writeBenchSplit(b, dir)
+	m := benchRateWindow(b, dir)
+	defer m.Window.Close()
+	for b.Loop() {
+		nextItemOnScreen(m, false)
+	}
+}
+
+// BenchmarkDecodeItemImage is the cost of decoding one of those images
+// (render.LoadImage), what showing an item without prefetching pays per image.
+func BenchmarkDecodeItemImage(b *testing.B) {
+	dir := b.TempDir()
+	sp := writeBenchSplit(b, dir)
+	path := filepath.Join(dir, sp.Items[1].Output)
+	for b.Loop() {
+		if _, err := render.LoadImage(path); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
