@@ -18,7 +18,7 @@ const DemoName = "jigbench-demo"
 
 // DemoVersion changes whenever Demo's output does (a test pins the output's
 // digest to it), so copies cached by the app are never stale.
-const DemoVersion = 1
+const DemoVersion = 2
 
 // demoModels are the simulated generative models of the demo, each with the
 // share of pieces it puts in the right cell.
@@ -92,7 +92,7 @@ func Demo(dir string) (*DemoFiles, error) {
 			sheet, cut = g.Rect, "straight-cut"
 		}
 		it := Item{
-			ID: id, Domain: "Symbolic", Subdomain: "Jigsaw Puzzle", Model: m.name,
+			ID: id, Domain: "Symbolic", Subdomain: "Jigsaw, " + cut, Model: m.name,
 			Instruction: fmt.Sprintf("The input shows the %d %s pieces of a %d×%d jigsaw puzzle, shuffled and numbered at random. "+
 				"Reassemble them into the complete picture.", n*n, cut, n, n),
 			Input:   "img/" + id + "-input.png",
