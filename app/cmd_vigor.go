@@ -1,19 +1,18 @@
 package app
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/vigor"
 )
 
@@ -405,12 +404,12 @@ func vigorAgree(e *env, args []string) error {
 		return err
 	}
 	if *jsonOut != "" {
-		if err := vigorWriteFile(*jsonOut, rep.WriteJSON); err != nil {
+		if err := fsutil.WriteWith(*jsonOut, rep.WriteJSON); err != nil {
 			return err
 		}
 	}
 	if *mdOut != "" {
-		if err := vigorWriteFile(*mdOut, rep.WriteMarkdown); err != nil {
+		if err := fsutil.WriteWith(*mdOut, rep.WriteMarkdown); err != nil {
 			return err
 		}
 	}
@@ -418,31 +417,6 @@ func vigorAgree(e *env, args []string) error {
 		fmt.Fprintf(e.stderr, "jigbench: vigor: warning: %d judge record%s left out (listed above)\n", skipped, vigorPlural(skipped))
 	}
 	return rep.WriteText(e.stdout)
-}
-
-// writeFile writes what write produces to path through a temporary file
-// and a rename, so a failed run never leaves half a report.
-func vigorWriteFile(path string, write func(io.Writer) error) error {
-	var buf bytes.Buffer
-	if err := write(&buf); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	_, err = tmp.Write(buf.Bytes())
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
 }
 
 func vigorIRR(e *env, args []string) error {

@@ -1,14 +1,12 @@
 package ui
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"image"
 	"image/color"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -21,6 +19,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/render"
 	"github.com/jigbench/jigbench/core/vigor"
 )
@@ -740,7 +739,7 @@ func (a *AgreementPane) Export(path string) {
 	}
 	a.win.Status.Set("Exporting " + path + "…")
 	a.win.work.Go(func() func() {
-		err := writeAtomic(path, func(w io.Writer) error {
+		err := fsutil.WriteWith(path, func(w io.Writer) error {
 			switch ext {
 			case ".md", ".markdown":
 				return rep.WriteMarkdown(w)
@@ -771,29 +770,4 @@ func (a *AgreementPane) Export(path string) {
 			a.win.Status.Set("Exported " + path)
 		}
 	})
-}
-
-// writeAtomic writes a file through a buffer and a temporary file, so a
-// failed export leaves no half file behind.
-func writeAtomic(path string, write func(io.Writer) error) error {
-	var b bytes.Buffer
-	if err := write(&b); err != nil {
-		return fmt.Errorf("cannot export %s: %w", path, err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	_, err = tmp.Write(b.Bytes())
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	return nil
 }

@@ -1,13 +1,11 @@
 package ui
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -22,6 +20,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/puzzle"
 	"github.com/jigbench/jigbench/core/render"
 	"github.com/jigbench/jigbench/core/render/demo"
@@ -938,7 +937,7 @@ func (s *ScorePane) exportMenu() {
 func (s *ScorePane) ExportReport(path string) {
 	rep := s.report
 	s.win.work.Go(func() func() {
-		err := writeFileWith(path, func(w io.Writer) error {
+		err := fsutil.WriteWith(path, func(w io.Writer) error {
 			switch strings.ToLower(filepath.Ext(path)) {
 			case ".csv":
 				return rep.WriteCSV(w)
@@ -980,7 +979,7 @@ func (s *ScorePane) ExportHeatmap(path string) {
 	s.win.work.Go(func() func() {
 		data, err := render.EncodePNG(render.Heatmap(h, render.HeatmapOptions{}))
 		if err == nil {
-			err = os.WriteFile(path, data, 0o644)
+			err = fsutil.WriteFile(path, data)
 		}
 		return func() {
 			if err != nil {
@@ -990,17 +989,4 @@ func (s *ScorePane) ExportHeatmap(path string) {
 			s.win.Status.Set("Exported " + path)
 		}
 	})
-}
-
-// writeFileWith writes a file through a buffer, so a failed writer leaves
-// no half file behind.
-func writeFileWith(path string, write func(io.Writer) error) error {
-	var b bytes.Buffer
-	if err := write(&b); err != nil {
-		return err
-	}
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, err)
-	}
-	return nil
 }

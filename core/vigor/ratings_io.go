@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/jigbench/jigbench/core/fsutil"
 )
 
 // RatingsFormat is a ratings export format.
@@ -138,7 +140,7 @@ func WriteRatingsFile(path string, ratings []Rating) error {
 	if err := WriteRatings(&buf, f, ratings); err != nil {
 		return fmt.Errorf("write ratings %s: %w", path, err)
 	}
-	return writeFileAtomic(path, buf.Bytes())
+	return fsutil.WriteFile(path, buf.Bytes())
 }
 
 // ratingJSON is one JSONL line; pointers tell an absent or null score.

@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"time"
+
+	"github.com/jigbench/jigbench/core/fsutil"
 )
 
 // SimConfig describes a simulated study: annotators and judge runs scoring
@@ -213,5 +215,5 @@ func WriteJudgeFile(path string, sp *Split, records []JudgeRecord) error {
 	if err := WriteJudge(&buf, sp, records); err != nil {
 		return err
 	}
-	return writeFileAtomic(path, buf.Bytes())
+	return fsutil.WriteFile(path, buf.Bytes())
 }

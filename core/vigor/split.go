@@ -15,6 +15,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/jigbench/jigbench/core/fsutil"
 )
 
 // SplitFormat is the format tag of split.json (vigor.md §2).
@@ -497,30 +499,5 @@ func WriteSplit(dir string, s *Split) error {
 	if err != nil {
 		return fmt.Errorf("write split %s: %w", s.Name, err)
 	}
-	return writeFileAtomic(filepath.Join(dir, SplitFile), append(data, '\n'))
-}
-
-// writeFileAtomic writes data to path through a synced temporary file in
-// the same folder and a rename.
-func writeFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return fsutil.WriteFile(filepath.Join(dir, SplitFile), append(data, '\n'))
 }
