@@ -8,7 +8,16 @@ export LANG := en_US.UTF-8
 export PATH := $(PATH):/usr/local/go/bin
 FUZZTIME ?= 5s
 
-.PHONY: run build test bench vet fuzz smoke deps deps-test clean
+.PHONY: run build test bench vet fuzz smoke deps deps-test clean package package-windows package-darwin
+
+# Packaging runs the fyne tool at a pinned version through `go run` (nothing is
+# installed). It builds in the folder it packages, drops generated files there and
+# bumps Build in that folder's FyneApp.toml, so it works on a copy of the sources in
+# a temporary folder and only the result lands in dist/.
+FYNE_TOOL := fyne.io/tools/cmd/fyne@v1.7.4
+VERSION   := $(shell sed -n 's/^[[:space:]]*Version[[:space:]]*=[[:space:]]*"\(.*\)"/\1/p' FyneApp.toml)
+STAGE_SOURCES = tar --exclude=./.git --exclude=./dist --exclude='*.test' --exclude=./jigbench \
+	  --exclude=./jigbench.exe -cf - . | tar -C "$$stage" -xf -
 
 run: deps
 	$(GO) run -tags $(TAGS) .
@@ -44,6 +53,37 @@ bench: deps
 	$(GO) test -tags $(TAGS) -run '^$$' -bench . -benchtime 5x ./core/...
 	$(GO) run -tags $(TAGS) . bench
 
+# The Linux archive: usr/local/bin/jigbench, the icon, the desktop entry and an
+# install Makefile, built with -tags release,migrated_fynedo (the fyne tool adds
+# migrated_fynedo because FyneApp.toml sets [Migrations] fyneDo = true).
+package:
+	@sh .ci/deps package
+	@set -e; stage=$$(mktemp -d); trap 'rm -rf "$$stage"' EXIT; $(STAGE_SOURCES); \
+	  arch=$$($(GO) env GOARCH); out=dist/jigbench-$(VERSION)-linux-$$arch.tar.xz; \
+	  echo "fyne package -os linux (in $$stage)"; \
+	  (cd "$$stage" && $(GO) run $(FYNE_TOOL) package -os linux --release); \
+	  mkdir -p dist; mv "$$stage/jigbench.tar.xz" "$$out"; echo "$$out"
+
+# A Windows build cross-compiled with mingw-w64 (icon and manifest embedded in the .exe).
+# `go run -exec env …` hands the cross-compiler to the fyne tool only, not to the
+# build of the tool itself.
+package-windows:
+	@if ! command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 && ! sh .ci/deps windows; then \
+	  echo "package-windows: skipped: the mingw-w64 C cross-compiler (x86_64-w64-mingw32-gcc) is not installed and could not be installed here; on Debian/Ubuntu: apt-get install gcc-mingw-w64-x86-64"; \
+	  exit 0; fi; \
+	set -e; sh .ci/deps; stage=$$(mktemp -d); trap 'rm -rf "$$stage"' EXIT; $(STAGE_SOURCES); \
+	  out=dist/jigbench-$(VERSION)-windows-amd64.exe; echo "fyne package -os windows (in $$stage)"; \
+	  (cd "$$stage" && $(GO) run -exec 'env GOARCH=amd64 CC=x86_64-w64-mingw32-gcc CXX=x86_64-w64-mingw32-g++' \
+	    $(FYNE_TOOL) package -os windows --release); \
+	  mkdir -p dist; mv "$$stage/jigbench.exe" "$$out"; echo "$$out"
+
+# On a Mac (Xcode command line tools + Go): dist/jigbench.app. Cannot be built elsewhere.
+package-darwin:
+	@test "$$(uname -s)" = Darwin || { echo "package-darwin: run this on a Mac (see README, Packaging)"; exit 1; }
+	@set -e; stage=$$(mktemp -d); trap 'rm -rf "$$stage"' EXIT; $(STAGE_SOURCES); \
+	  (cd "$$stage" && $(GO) run $(FYNE_TOOL) package -os darwin --release); \
+	  mkdir -p dist; rm -rf dist/jigbench.app; mv "$$stage/jigbench.app" dist/; echo dist/jigbench.app
+
 deps:
 	@sh .ci/deps
 
@@ -52,3 +92,4 @@ deps-test:
 
 clean:
 	rm -f jigbench
+	rm -rf dist

@@ -18,6 +18,9 @@ func init() {
     the medians and their ratio against the target:
       generate N×N (N = 4, 8, 16; size 1024): one instance, all files written,
         vs decoding the source once and encoding its three PNGs at BestSpeed.
+      dataset (4 sources × grids 4, 8, 12, 16; size 1024), per instance: with
+        1 worker vs decoding + encoding the same instances (target ≤ 1.5), and
+        with 2 workers vs 1 worker (target: ≥ 1.7× as fast); (runs+1)/2 runs.
     --image: the source to generate from (default: a 2560×1600 JPEG of a demo scene).
 `,
 		run: runBench,
