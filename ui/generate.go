@@ -71,6 +71,8 @@ type GeneratePane struct {
 	cacheMu sync.Mutex
 	cache   preparedCache
 
+	dataset *DatasetForm // built on first use
+
 	// renderStarted, when set (tests), is called as a render begins, off the UI goroutine.
 	renderStarted func()
 }
@@ -156,9 +158,10 @@ func (g *GeneratePane) View() fyne.CanvasObject {
 			g.win.Show(paneAblation)
 		}
 	})
+	batch := widget.NewButtonWithIcon("Generate dataset…", theme.StorageIcon(), func() { g.Dataset().Show() })
 	hint := widget.NewLabel("Wheel: zoom · drag: pan · 0: fit · 1: 1:1")
 	hint.Importance = widget.LowImportance
-	side := container.NewVBox(form, g.fileNote, widget.NewSeparator(), save, compare, hint)
+	side := container.NewVBox(form, g.fileNote, widget.NewSeparator(), save, compare, batch, hint)
 
 	g.sheets = NewView()
 	g.shape, g.rect = NewZoomView(g.sheets), NewZoomView(g.sheets)
@@ -352,6 +355,14 @@ func (g *GeneratePane) showSolved() {
 			}
 		}
 	})
+}
+
+// Dataset is the "Generate dataset…" form.
+func (g *GeneratePane) Dataset() *DatasetForm {
+	if g.dataset == nil {
+		g.dataset = NewDatasetForm(g)
+	}
+	return g.dataset
 }
 
 // Current is the instance on screen (nil before the first render).

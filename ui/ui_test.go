@@ -356,3 +356,43 @@ func TestRenderingLeavesTheUIGoroutineFree(t *testing.T) {
 		t.Fatalf("showing seed %d after the render, want 1234", g.Current().Instance.Seed)
 	}
 }
+
+func TestGenerateDatasetForm(t *testing.T) {
+	m := newTestWindow(t, &fakeChooser{})
+	g := m.Generate()
+	g.size.SetSelected("512")
+	m.settle()
+	f := g.Dataset()
+	f.Show()
+	out := t.TempDir()
+
+	f.UseDemo(2)
+	f.grids.SetText("4, eight")
+	f.Start()
+	if !strings.Contains(f.line.Text, "Grids must be whole numbers") {
+		t.Fatalf("a bad grid list: %q", f.line.Text)
+	}
+	f.grids.SetText("4,5")
+	f.Start()
+	if !strings.Contains(strings.ToLower(f.line.Text), "out") { // no output folder chosen yet
+		t.Fatalf("no output folder: %q", f.line.Text)
+	}
+	f.SetOut(out)
+	f.Start()
+	m.settle()
+	if f.Result == nil || f.Result.Instances != 4 {
+		t.Fatalf("after the run: %q, result %+v", f.line.Text, f.Result)
+	}
+	if _, err := os.Stat(filepath.Join(out, "manifest.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	if f.progress.Value != 1 || !strings.HasPrefix(f.line.Text, "Done: 4 instances") {
+		t.Fatalf("progress %v, line %q", f.progress.Value, f.line.Text)
+	}
+	// Opening the result in Ablation shows its instances.
+	m.OpenPath(out)
+	m.settle()
+	if got := len(m.Ablation().filtered); got != 4 {
+		t.Fatalf("Ablation lists %d instances of the dataset", got)
+	}
+}
