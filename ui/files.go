@@ -25,6 +25,18 @@ type Filter struct {
 	Extensions []string
 }
 
+// fyneFilter is the filter for Fyne's dialogs, nil for none.
+func (f Filter) fyneFilter() storage.FileFilter {
+	if len(f.Extensions) == 0 {
+		return nil
+	}
+	exts := make([]string, len(f.Extensions))
+	for i, e := range f.Extensions {
+		exts[i] = "." + strings.ToLower(e)
+	}
+	return storage.NewExtensionFileFilter(exts)
+}
+
 // ImageFilter accepts the source formats jigbench decodes.
 var ImageFilter = Filter{Name: "Images", Extensions: []string{"png", "jpg", "jpeg", "gif", "webp"}}
 
@@ -45,12 +57,8 @@ func (c *FyneChooser) OpenFile(title string, filter Filter, done func(string, er
 		r.Close()
 		done(r.URI().Path(), nil)
 	}, c.Window)
-	if len(filter.Extensions) > 0 {
-		exts := make([]string, len(filter.Extensions))
-		for i, e := range filter.Extensions {
-			exts[i] = "." + strings.ToLower(e)
-		}
-		d.SetFilter(storage.NewExtensionFileFilter(exts))
+	if f := filter.fyneFilter(); f != nil {
+		d.SetFilter(f)
 	}
 	c.startIn(d.SetLocation)
 	d.SetTitleText(title)
@@ -84,12 +92,8 @@ func (c *FyneChooser) SaveFile(title, name string, filter Filter, done func(stri
 		done(w.URI().Path(), nil)
 	}, c.Window)
 	d.SetFileName(name)
-	if len(filter.Extensions) > 0 {
-		exts := make([]string, len(filter.Extensions))
-		for i, e := range filter.Extensions {
-			exts[i] = "." + strings.ToLower(e)
-		}
-		d.SetFilter(storage.NewExtensionFileFilter(exts))
+	if f := filter.fyneFilter(); f != nil {
+		d.SetFilter(f)
 	}
 	c.startIn(d.SetLocation)
 	d.SetTitleText(title)
