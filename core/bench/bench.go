@@ -99,8 +99,11 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // SourceJPEG is the benchmark's source: a 2560×1600 JPEG (quality 90) of a
 // demo scene, the size of a typical desktop photograph.
-func SourceJPEG() ([]byte, error) {
-	scene, err := demo.Image(demo.Names()[0])
+func SourceJPEG() ([]byte, error) { return sceneJPEG(demo.Names()[0]) }
+
+// sceneJPEG is demo scene name as a 2560×1600 JPEG (quality 90).
+func sceneJPEG(name string) ([]byte, error) {
+	scene, err := demo.Image(name)
 	if err != nil {
 		return nil, err
 	}
@@ -202,6 +205,13 @@ func Run(o Options, report func(Result)) ([]Result, error) {
 		return nil, err
 	}
 	cases = append(cases, sc)
+	for _, n := range []int{16, 32} {
+		c, err := Solve(o.Image, n, o.Dir)
+		if err != nil {
+			return nil, err
+		}
+		cases = append(cases, c)
+	}
 	var out []Result
 	for _, c := range cases {
 		r, err := Measure(c, o.Runs)

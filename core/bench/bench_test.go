@@ -66,3 +66,24 @@ func BenchmarkPreview(b *testing.B) {
 	b.ReportMetric(r.FloorMS, "floor-ms")
 	b.ReportMetric(r.Ratio, "x-floor")
 }
+
+// BenchmarkSolve reports content-solve time of an N×N instance and its ratio
+// to generating the same instance in the same run (metric "x-generate";
+// targets ≤ 2 at 16×16, ≤ 10 at 32×32).
+func BenchmarkSolve(b *testing.B) {
+	for _, n := range []int{16, 32} {
+		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
+			c, err := Solve(nil, n, b.TempDir())
+			if err != nil {
+				b.Fatal(err)
+			}
+			r, err := Measure(c, max(3, b.N))
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(r.WorkMS, "ms/solve")
+			b.ReportMetric(r.FloorMS, "generate-ms")
+			b.ReportMetric(r.Ratio, "x-generate")
+		})
+	}
+}

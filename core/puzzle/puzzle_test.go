@@ -253,3 +253,22 @@ func FuzzParseInstance(f *testing.F) {
 		_, _ = inst.Puzzle()
 	})
 }
+
+func FuzzParsePublicInstance(f *testing.F) {
+	p, _ := New(3, 1, [32]byte{}, 120, 72, DefaultOptions())
+	good, _ := p.Instance("x", 120, 72).MarshalIndent()
+	f.Add(good)
+	f.Add([]byte(`{"format":"jigbench.instance/v1","grid":2,"pieces":[{"id":0,"slot":{"row":0,"col":0}}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		pub, err := ParsePublicInstance(data)
+		if err != nil {
+			return
+		}
+		if err := pub.Check(); err != nil {
+			t.Fatalf("parsed but inconsistent: %v", err)
+		}
+		if len(pub.Slots) != pub.Grid*pub.Grid {
+			t.Fatalf("%d slots for grid %d", len(pub.Slots), pub.Grid)
+		}
+	})
+}

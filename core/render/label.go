@@ -92,6 +92,16 @@ func newLabelStyle(pieceW, pieceH, maxID int) labelStyle {
 	}
 }
 
+// LabelBounds is the rectangle the ID label of piece id covers, relative to
+// the top-left corner of its cell, on a sheet of n×n pieces of pieceW×pieceH
+// px (what a solver reading the sheet must not take for picture).
+func LabelBounds(pieceW, pieceH, n, id int) image.Rectangle {
+	s := newLabelStyle(pieceW, pieceH, n*n-1)
+	size := s.size(len(strconv.Itoa(id)))
+	x0, y0 := pieceW/2-size.X/2, pieceH/2-size.Y/2
+	return image.Rect(x0, y0, x0+size.X, y0+size.Y)
+}
+
 // size is the pill's size for a label of n digits.
 func (s labelStyle) size(n int) image.Point {
 	cw := max(1, (atlas.cellW*s.digitH+atlas.img.Rect.Dy()/2)/atlas.img.Rect.Dy())

@@ -1,0 +1,122 @@
+package app
+
+import (
+	"encoding/json"
+	"math/big"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSolveRowsInScoreReport: the classical solvers' answers, written by
+// `jigbench solve`, are scored by `jigbench score` like any model's: the
+// shape solver is shape-consistent (SC = 1) and the content solver exact on
+// a textured demo image.
+func TestSolveRowsInScoreReport(t *testing.T) {
+	dir := t.TempDir()
+	code, out, stderr := runCLI("generate", "--demo", "harbor-town", "--grid", "8", "--seed", "1", "--size", "512", "--out", dir)
+	if code != 0 {
+		t.Fatalf("generate: %s", stderr)
+	}
+	inst := strings.TrimSpace(out)
+	shape, content := filepath.Join(dir, "shape.json"), filepath.Join(dir, "content.json")
+	if code, _, stderr := runCLI("solve", inst, "--mode", "shape", "--out", shape); code != 0 {
+		t.Fatalf("solve shape: %s", stderr)
+	}
+	if code, _, stderr := runCLI("solve", inst, "--mode", "content", "--out", content); code != 0 {
+		t.Fatalf("solve content: %s", stderr)
+	}
+	report := filepath.Join(dir, "report.json")
+	code, table, stderr := runCLI("score", "--truth", inst, "--pred", "classical-shape="+shape, "--pred", "classical-content="+content, "--json", report)
+	if code != 0 {
+		t.Fatalf("score: %s", stderr)
+	}
+	for _, row := range []string{"classical-shape", "classical-content", "random baseline"} {
+		if !strings.Contains(table, row) {
+			t.Errorf("the score table lacks a %q row:\n%s", row, table)
+		}
+	}
+	data, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Groups []struct {
+			Model string  `json:"model"`
+			PA    float64 `json:"pa"`
+			EM    float64 `json:"em"`
+			SC    float64 `json:"sc"`
+		} `json:"groups"`
+	}
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Groups) != 2 {
+		t.Fatalf("%d groups, want 2", len(rep.Groups))
+	}
+	if g := rep.Groups[0]; g.Model != "classical-shape" || g.SC != 1 {
+		t.Errorf("classical-shape: %+v, want SC = 1", g)
+	}
+	if g := rep.Groups[1]; g.Model != "classical-content" || g.PA != 1 || g.EM != 1 || g.SC != 1 {
+		t.Errorf("classical-content: %+v, want PA = EM = SC = 1", g)
+	}
+}
+
+// TestSolveCount: --count prints the exact count as a decimal string, which
+// is the number of signature layouts times the orders of look-alike pieces.
+func TestSolveCount(t *testing.T) {
+	dir := t.TempDir()
+	code, out, stderr := runCLI("generate", "--demo", "bookshelf", "--grid", "4", "--seed", "3", "--size", "256", "--out", dir)
+	if code != 0 {
+		t.Fatalf("generate: %s", stderr)
+	}
+	code, out, stderr = runCLI("solve", strings.TrimSpace(out), "--count")
+	if code != 0 {
+		t.Fatalf("solve --count: %s", stderr)
+	}
+	var rep struct {
+		ID           string `json:"id"`
+		Arrangements string `json:"consistent_arrangements"`
+		Layouts      uint64 `json:"signature_layouts"`
+		LimitReached bool   `json:"limit_reached"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	a, ok := new(big.Int).SetString(rep.Arrangements, 10)
+	if !ok || a.Sign() <= 0 || rep.Layouts < 1 || rep.LimitReached || rep.ID != "bookshelf-g4-s3" {
+		t.Fatalf("count report %+v", rep)
+	}
+	if new(big.Int).Mod(a, new(big.Int).SetUint64(rep.Layouts)).Sign() != 0 {
+		t.Fatalf("%s arrangements is not a multiple of %d layouts", a, rep.Layouts)
+	}
+	if !strings.Contains(stderr, "exact") {
+		t.Errorf("the summary does not say the count is exact: %s", stderr)
+	}
+}
+
+// TestSolveBadInput: a folder without an instance, or a sheet that is not
+// this instance's, fails with one line naming the file.
+func TestSolveBadInput(t *testing.T) {
+	dir := t.TempDir()
+	code, _, stderr := runCLI("solve", dir, "--mode", "content")
+	if code != 1 || !strings.Contains(stderr, "instance.json") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("empty folder: exit %d, %q", code, stderr)
+	}
+	code, out, _ := runCLI("generate", "--demo", "bookshelf", "--grid", "4", "--seed", "1", "--size", "256", "--out", dir)
+	if code != 0 {
+		t.Fatal("generate failed")
+	}
+	inst := strings.TrimSpace(out)
+	if err := os.WriteFile(filepath.Join(inst, "shape.png"), []byte("not a png"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = runCLI("solve", inst, "--mode", "content")
+	if code != 1 || !strings.Contains(stderr, "shape.png") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("broken sheet: exit %d, %q", code, stderr)
+	}
+	if code, _, _ := runCLI("solve", inst, "--mode", "colour"); code != 2 {
+		t.Errorf("bad --mode: exit %d, want 2", code)
+	}
+}

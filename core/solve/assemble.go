@@ -1,0 +1,595 @@
+package solve
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/jigbench/jigbench/core/puzzle"
+)
+
+// Placement turns the pairwise dissimilarities into an arrangement by beam
+// search over row-major fillings of the grid.
+//
+// A state is a partial filling of cells 0…pos−1. Extending it puts a piece in
+// cell pos: on a shape sheet only a piece whose flat sides fit the cell and
+// whose top and left sides interlock with the pieces placed there, and only
+// when the pieces left over still satisfy the counting invariants
+// (sideCounts.balanced) — so a shape sheet's fillings never run into a dead
+// end the invariants can see. The extension costs the dissimilarities of the
+// new piece with its top and left neighbours; the beam keeps the cheapest
+// states, and of states with the same pieces used and the same frontier (the
+// last piece of every column) only the cheapest, since their futures are
+// alike.
+//
+// Where content cannot choose — a row of uniform sky — many fillings cost
+// the same; the beam keeps the alternatives of every shape configuration
+// alive (the cheapest few extensions per signature) until the rows below
+// tell them apart. Pieces that look exactly alike (same sides, same
+// dissimilarities to everything) are interchangeable: only the first unused
+// one of such a group is tried, so the beam does not fill up with copies.
+//
+// Row-major filling from the top is blind to what comes below; the search
+// therefore runs on the grid as it is and mirrored top to bottom (and left to
+// right), and keeps the cheapest complete arrangement.
+
+// assembly is the placement problem in one orientation.
+type assembly struct {
+	n, m   int
+	shaped bool
+	sides  []puzzle.Sides
+	// right[a*m+b], down[a*m+b]: dissimilarity of b right of / below a;
+	// +Inf where shape forbids it.
+	right, down []float32
+	// prevTwin[x] is the piece before x (by ID) that looks exactly like it,
+	// or −1: look-alikes are used in ID order.
+	prevTwin []int
+	all      []int // 0…m−1
+	// byCode lists the pieces of each signature code, in ID order.
+	byCode [81][]int
+	// downClass[x] and rightClass[x] are the first piece whose dissimilarity
+	// to every piece below (right) is x's: for what comes after, a frontier
+	// of x is one of it.
+	downClass, rightClass []int
+	zUsed                 []uint64 // Zobrist keys of the used set, per piece
+	zFront                []uint64 // [col*m + class]: keys of the frontier
+	zRight                []uint64 // [class]: key of the newest piece's right side
+	zSig                  [81]uint64
+}
+
+// beamNode is a partial filling: the piece at the newest cell and its parent.
+type beamNode struct {
+	parent *beamNode
+	piece  int32
+}
+
+type beamState struct {
+	node  *beamNode
+	front []int32 // front[c]: the last piece placed in column c
+	used  []uint64
+	cnt   sideCounts
+	cost  float64
+	// usedKey and frontKey hash the used set and the frontier's classes;
+	// key adds the newest piece's right class: states with equal keys have
+	// the same futures.
+	usedKey, frontKey, key uint64
+	sigSum                 uint64
+}
+
+// extension is a candidate child: piece x in the next cell of state s.
+type extension struct {
+	s                      int32
+	x                      int32
+	cost                   float64
+	usedKey, frontKey, key uint64
+}
+
+// beamBranch is the most extensions kept per state and signature;
+// beamPerUsed the most states kept with the same pieces used (differing in
+// their order), so that ties in featureless regions do not crowd out the
+// states that used other pieces.
+const (
+	beamBranch   = 4
+	beamPerUsed  = 8
+	beamPerShape = 4
+)
+
+func newAssembly(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool) *assembly {
+	m := n * n
+	a := &assembly{n: n, m: m, shaped: shaped, sides: sides, right: cm.d[dirRight], down: cm.d[dirDown]}
+	a.index()
+	return a
+}
+
+// index builds the twin groups, the signature buckets and the hash keys.
+func (a *assembly) index() {
+	m := a.m
+	a.prevTwin = make([]int, m)
+	a.all = make([]int, m)
+	for x := range m {
+		a.all[x] = x
+		a.prevTwin[x] = -1
+		for y := x - 1; y >= 0; y-- {
+			if a.alike(x, y) {
+				a.prevTwin[x] = y
+				break
+			}
+		}
+	}
+	for i := range a.byCode {
+		a.byCode[i] = nil
+	}
+	for x := range m {
+		code := sigCode(a.sides[x])
+		a.byCode[code] = append(a.byCode[code], x)
+	}
+	rng := rand.New(rand.NewPCG(uint64(m), 0x6a6967))
+	a.zUsed = make([]uint64, m)
+	for i := range a.zUsed {
+		a.zUsed[i] = rng.Uint64()
+	}
+	a.zFront = make([]uint64, a.n*m)
+	for i := range a.zFront {
+		a.zFront[i] = rng.Uint64()
+	}
+	a.zRight = make([]uint64, m)
+	for i := range a.zRight {
+		a.zRight[i] = rng.Uint64()
+	}
+	for i := range a.zSig {
+		a.zSig[i] = rng.Uint64()
+	}
+	a.downClass = classes(m, a.down)
+	a.rightClass = classes(m, a.right)
+}
+
+// classes groups the pieces x whose rows d[x*m+·] are equal everywhere but
+// at x and at the piece compared with, and returns each piece's first.
+func classes(m int, d []float32) []int {
+	class := make([]int, m)
+	var reps []int
+	same := func(x, y int) bool {
+		rx, ry := d[x*m:(x+1)*m], d[y*m:(y+1)*m]
+		for z := range m {
+			if z != x && z != y && rx[z] != ry[z] {
+				return false
+			}
+		}
+		return true
+	}
+next:
+	for x := range m {
+		for _, y := range reps {
+			if same(x, y) {
+				class[x] = y
+				continue next
+			}
+		}
+		class[x] = x
+		reps = append(reps, x)
+	}
+	return class
+}
+
+// alike reports whether x and y are interchangeable: same sides and the same
+// dissimilarity to and from every other piece in both directions.
+func (a *assembly) alike(x, y int) bool {
+	if a.sides[x] != a.sides[y] {
+		return false
+	}
+	m := a.m
+	// A cheap filter first: a few partners.
+	for z, k := 0, 0; z < m && k < 8; z++ {
+		if z != x && z != y {
+			if a.right[x*m+z] != a.right[y*m+z] || a.down[z*m+x] != a.down[z*m+y] {
+				return false
+			}
+			k++
+		}
+	}
+	for z := range m {
+		if z == x || z == y {
+			continue
+		}
+		if a.right[x*m+z] != a.right[y*m+z] || a.down[x*m+z] != a.down[y*m+z] ||
+			a.right[z*m+x] != a.right[z*m+y] || a.down[z*m+x] != a.down[z*m+y] {
+			return false
+		}
+	}
+	return a.right[x*m+y] == a.right[y*m+x] && a.down[x*m+y] == a.down[y*m+x]
+}
+
+// mirrored returns the problem flipped top to bottom (vertical) or left to
+// right; cell (r, c) of the mirror is (n−1−r, c) or (r, n−1−c) of a.
+func (a *assembly) mirrored(vertical bool) *assembly {
+	m := a.m
+	b := &assembly{n: a.n, m: m, shaped: a.shaped, sides: make([]puzzle.Sides, m),
+		right: a.right, down: a.down}
+	transpose := func(d []float32) []float32 {
+		t := make([]float32, len(d))
+		for x := range m {
+			for y := range m {
+				t[y*m+x] = d[x*m+y]
+			}
+		}
+		return t
+	}
+	for x, sd := range a.sides {
+		if vertical {
+			sd[puzzle.Top], sd[puzzle.Bottom] = sd[puzzle.Bottom], sd[puzzle.Top]
+		} else {
+			sd[puzzle.Left], sd[puzzle.Right] = sd[puzzle.Right], sd[puzzle.Left]
+		}
+		b.sides[x] = sd
+	}
+	if vertical {
+		b.down = transpose(a.down)
+	} else {
+		b.right = transpose(a.right)
+	}
+	b.index()
+	return b
+}
+
+// unmirror maps a mirrored cell → piece list back to a's cells.
+func (a *assembly) unmirror(cells []int, vertical bool) []int {
+	n := a.n
+	out := make([]int, len(cells))
+	for i, x := range cells {
+		r, c := i/n, i%n
+		if vertical {
+			r = n - 1 - r
+		} else {
+			c = n - 1 - c
+		}
+		out[r*n+c] = x
+	}
+	return out
+}
+
+// cost is the total dissimilarity of a full filling (cell → piece).
+func (a *assembly) cost(cells []int) float64 { return fillingCost(a.n, a.right, a.down, cells) }
+
+// cost is the total dissimilarity of a full filling (cell → piece).
+func (cm *compatMatrix) cost(n int, cells []int) float64 {
+	return fillingCost(n, cm.d[dirRight], cm.d[dirDown], cells)
+}
+
+func fillingCost(n int, right, down []float32, cells []int) float64 {
+	m := n * n
+	var sum float64
+	for i, x := range cells {
+		if i%n+1 < n {
+			sum += float64(right[x*m+cells[i+1]])
+		}
+		if i+n < m {
+			sum += float64(down[x*m+cells[i+n]])
+		}
+	}
+	return sum
+}
+
+// beam fills the grid and returns cell → piece, or nil when every filling
+// died (a shape sheet whose pieces admit no arrangement the invariants
+// allow within the beam).
+func (a *assembly) beam(width int) []int {
+	n, m := a.n, a.m
+	words := (m + 63) / 64
+	root := beamState{front: make([]int32, n), used: make([]uint64, words)}
+	for x := range m {
+		root.cnt.add(a.sides[x], 1)
+	}
+	states := []beamState{root}
+	var exts []extension
+	var order []uint64
+	bottom := make([]puzzle.Side, n)
+	for pos := range m {
+		r, c := pos/n, pos%n
+		w := width
+		if !a.shaped && pos < n {
+			w = max(width, m) // the first row of a rectangular sheet: any start
+		}
+		exts = exts[:0]
+		for si := range states {
+			s := &states[si]
+			exts = a.extend(exts, int32(si), s, r, c)
+		}
+		// Rank by cost (float32 precision is plenty to rank; equal ranks keep
+		// the order of generation), as plain integers: sorting is the beam's
+		// inner loop.
+		order = order[:0]
+		for i, e := range exts {
+			order = append(order, uint64(math.Float32bits(float32(e.cost)))<<32|uint64(i))
+		}
+		slices.Sort(order)
+		next := make([]beamState, 0, min(w, len(exts)))
+		seen := make(map[uint64]struct{}, min(w, len(exts)))
+		perUsed := make(map[uint64]int, min(w, len(exts)))
+		perShape := make(map[uint64]int, min(w, len(exts)))
+		for _, o := range order {
+			e := exts[uint32(o)]
+			if len(next) == w {
+				break
+			}
+			if _, dup := seen[e.key]; dup || perUsed[e.usedKey] >= beamPerUsed {
+				continue
+			}
+			p := &states[e.s]
+			sigSum := p.sigSum + a.zSig[sigCode(a.sides[e.x])]
+			sk := a.shapeKey(sigSum, p.front, e.x, c)
+			if a.shaped && perShape[sk] >= beamPerShape {
+				continue
+			}
+			child := beamState{cnt: p.cnt, cost: e.cost, usedKey: e.usedKey, frontKey: e.frontKey, key: e.key, sigSum: sigSum}
+			sd := a.sides[e.x]
+			if a.shaped {
+				child.cnt.add(sd, -1)
+				for j, f := range p.front {
+					bottom[j] = a.sides[f][puzzle.Bottom]
+				}
+				bottom[c] = sd[puzzle.Bottom]
+				if !child.cnt.balanced(n, pos+1, bottom, sd[puzzle.Right]) {
+					continue
+				}
+			}
+			seen[e.key] = struct{}{}
+			perUsed[e.usedKey]++
+			perShape[sk]++
+			child.node = &beamNode{parent: p.node, piece: e.x}
+			child.front = slices.Clone(p.front)
+			child.front[c] = e.x
+			child.used = slices.Clone(p.used)
+			child.used[e.x/64] |= 1 << (e.x % 64)
+			next = append(next, child)
+		}
+		if len(next) == 0 {
+			return nil
+		}
+		states = next
+	}
+	cells := make([]int, m)
+	i := m - 1
+	for nd := states[0].node; nd != nil; nd = nd.parent {
+		cells[i] = int(nd.piece)
+		i--
+	}
+	return cells
+}
+
+// extend appends the plausible extensions of s at cell (r, c).
+func (a *assembly) extend(out []extension, si int32, s *beamState, r, c int) []extension {
+	n, m := a.n, a.m
+	top, left := int32(-1), int32(-1)
+	if r > 0 {
+		top = s.front[c]
+	}
+	if c > 0 {
+		left = s.front[c-1]
+	}
+	free := func(x int) bool { return s.used[x/64]&(1<<(x%64)) == 0 }
+	// usable: x is free and no earlier look-alike of x is.
+	usable := func(x int) bool {
+		return free(x) && (a.prevTwin[x] < 0 || !free(a.prevTwin[x]))
+	}
+	price := func(x int) (float64, bool) {
+		var d float64
+		if top >= 0 {
+			v := a.down[int(top)*m+x]
+			if math.IsInf(float64(v), 1) {
+				return 0, false
+			}
+			d += float64(v)
+		}
+		if left >= 0 {
+			v := a.right[int(left)*m+x]
+			if math.IsInf(float64(v), 1) {
+				return 0, false
+			}
+			d += float64(v)
+		}
+		return d, true
+	}
+	var best [beamBranch]extension
+	scan := func(list []int) {
+		k := 0
+		for _, x := range list {
+			if !usable(x) {
+				continue
+			}
+			d, ok := price(x)
+			if !ok {
+				continue
+			}
+			e := extension{s: si, x: int32(x), cost: s.cost + d}
+			// Insert into the sorted best list.
+			if k < beamBranch {
+				k++
+			} else if e.cost >= best[k-1].cost {
+				continue
+			}
+			j := k - 1
+			for j > 0 && best[j-1].cost > e.cost {
+				best[j] = best[j-1]
+				j--
+			}
+			best[j] = e
+		}
+		for _, e := range best[:k] {
+			e.usedKey = s.usedKey ^ a.zUsed[e.x]
+			e.frontKey = s.frontKey ^ a.zFront[c*m+a.downClass[e.x]]
+			if r > 0 {
+				e.frontKey ^= a.zFront[c*m+a.downClass[s.front[c]]]
+			}
+			e.key = e.usedKey ^ e.frontKey
+			if c+1 < n {
+				e.key ^= a.zRight[a.rightClass[e.x]]
+			}
+			out = append(out, e)
+		}
+	}
+	if !a.shaped {
+		scan(a.all)
+		return out
+	}
+	var codes [4]int
+	k := cellCodes(n, r, c, s, a, &codes)
+	for _, code := range codes[:k] {
+		scan(a.byCode[code])
+	}
+	return out
+}
+
+// cellCodes lists the signature codes that may fill cell (r, c) of state s.
+func cellCodes(n, r, c int, s *beamState, a *assembly, out *[4]int) int {
+	top, left := puzzle.Flat, puzzle.Flat
+	if r > 0 {
+		top = opposite(a.sides[s.front[c]][puzzle.Bottom])
+	}
+	if c > 0 {
+		left = opposite(a.sides[s.front[c-1]][puzzle.Right])
+	}
+	rights := []puzzle.Side{puzzle.Tab, puzzle.Blank}
+	if c == n-1 {
+		rights = []puzzle.Side{puzzle.Flat}
+	}
+	bottoms := []puzzle.Side{puzzle.Tab, puzzle.Blank}
+	if r == n-1 {
+		bottoms = []puzzle.Side{puzzle.Flat}
+	}
+	k := 0
+	for _, rs := range rights {
+		for _, bs := range bottoms {
+			out[k] = sigCode(puzzle.Sides{top, rs, bs, left})
+			k++
+		}
+	}
+	return k
+}
+
+// arrange solves the placement in every orientation the grid can be filled
+// from (top-down, bottom-up, right-to-left) and returns the cheapest
+// complete arrangement, cell → piece, or nil if none completed.
+func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width int) []int {
+	base := newAssembly(n, sides, cm, shaped)
+	type run struct {
+		asm      *assembly
+		vertical bool
+		mirror   bool
+	}
+	runs := []run{{asm: base}, {asm: base.mirrored(true), vertical: true, mirror: true}, {asm: base.mirrored(false), mirror: true}}
+	results := make([][]int, len(runs))
+	parallelFor(len(runs), func(i int) error {
+		cells := runs[i].asm.beam(width)
+		if cells != nil && runs[i].mirror {
+			cells = base.unmirror(cells, runs[i].vertical)
+		}
+		results[i] = cells
+		return nil
+	})
+	if results[0] == nil && results[1] == nil && results[2] == nil && shaped {
+		// Every beam died: start from a shape-consistent layout instead.
+		if pred, err := SolveShape(n, sides); err == nil {
+			cells := make([]int, len(pred))
+			for id, c := range pred {
+				cells[c] = id
+			}
+			results = append(results, cells)
+		}
+	}
+	var best []int
+	bestCost := math.Inf(1)
+	for _, cells := range results {
+		if cells == nil {
+			continue
+		}
+		if shaped {
+			base.improve(cells)
+		}
+		if c := base.cost(cells); c < bestCost {
+			best, bestCost = cells, c
+		}
+	}
+	return best
+}
+
+// improve swaps pieces of the same signature — a swap that keeps every
+// shape constraint — while a swap lowers the total dissimilarity, and
+// returns the number of swaps made.
+func (a *assembly) improve(cells []int) int {
+	n, m := a.n, a.m
+	pairCost := func(p, q int) float64 { // p left of or above q
+		if q == p+1 {
+			return float64(a.right[cells[p]*m+cells[q]])
+		}
+		return float64(a.down[cells[p]*m+cells[q]])
+	}
+	// local is the cost of the pairs touching cell p or q (p < q), each once.
+	local := func(p, q int) float64 {
+		var sum float64
+		for _, c := range [2]int{p, q} {
+			r, col := c/n, c%n
+			if col > 0 {
+				sum += pairCost(c-1, c)
+			}
+			if col+1 < n {
+				sum += pairCost(c, c+1)
+			}
+			if r > 0 {
+				sum += pairCost(c-n, c)
+			}
+			if r+1 < n {
+				sum += pairCost(c, c+n)
+			}
+		}
+		if q == p+1 && q%n != 0 || q == p+n {
+			sum -= pairCost(p, q) // counted from both cells
+		}
+		return sum
+	}
+	byCode := map[int][]int{} // signature → cells holding it
+	for c, x := range cells {
+		code := sigCode(a.sides[x])
+		byCode[code] = append(byCode[code], c)
+	}
+	codes := make([]int, 0, len(byCode))
+	for code := range byCode {
+		codes = append(codes, code)
+	}
+	slices.Sort(codes)
+	swaps := 0
+	for pass := 0; pass < 8; pass++ {
+		improved := false
+		for _, code := range codes {
+			cs := byCode[code]
+			for i, p := range cs {
+				for _, q := range cs[i+1:] {
+					before := local(p, q)
+					cells[p], cells[q] = cells[q], cells[p]
+					if local(p, q) < before-1e-6 {
+						swaps++
+						improved = true
+					} else {
+						cells[p], cells[q] = cells[q], cells[p]
+					}
+				}
+			}
+		}
+		if !improved {
+			break
+		}
+	}
+	return swaps
+}
+
+// shapeKey hashes what shape alone sees of a state: the signatures used (a
+// multiset: summed keys) and the frontier's bottom sides and newest right side.
+func (a *assembly) shapeKey(sigSum uint64, front []int32, x int32, c int) uint64 {
+	h := sigSum
+	for j, f := range front {
+		if j == c {
+			f = x
+		}
+		h = h*31 + uint64(a.sides[f][puzzle.Bottom])
+	}
+	return h*31 + uint64(a.sides[x][puzzle.Right])
+}

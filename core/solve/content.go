@@ -1,0 +1,97 @@
+package solve
+
+import (
+	"fmt"
+	"image"
+	"path/filepath"
+
+	"github.com/jigbench/jigbench/core/puzzle"
+	"github.com/jigbench/jigbench/core/render"
+)
+
+// ContentInput is all the content solver may see: the public fields of
+// instance.json and the pixels of one sheet (shape.png or rect.png). The
+// answer is not reachable from it.
+type ContentInput struct {
+	Instance *puzzle.PublicInstance
+	Sheet    *image.RGBA
+}
+
+// ContentResult is the content solver's answer and what it read on the way.
+type ContentResult struct {
+	// Pred[id] is the cell index (row·N + col) the solver puts piece id in.
+	Pred []int
+	// Sides are the side signatures read from the silhouettes, by piece ID.
+	Sides []puzzle.Sides
+	// Shaped is false when every piece has four straight sides (rect.png):
+	// only content could be used.
+	Shaped bool
+	// Cost is the sum of the dissimilarities of all neighbour pairs of Pred.
+	Cost float64
+}
+
+// SolveContent solves a sheet from its pixels: it cuts every slot, reads
+// each piece's silhouette and side signature, scores how well every pair of
+// pieces continues across each seam, and places the pieces under the shape
+// constraints the signatures impose (none on a rectangular sheet).
+func SolveContent(in ContentInput) (*ContentResult, error) {
+	pub := in.Instance
+	if pub == nil || in.Sheet == nil {
+		return nil, fmt.Errorf("the content solver needs an instance and a sheet")
+	}
+	if err := pub.Check(); err != nil {
+		return nil, err
+	}
+	g := newGeometry(pub)
+	pcs, err := cutPieces(&g, in.Sheet)
+	if err != nil {
+		return nil, err
+	}
+	res := &ContentResult{Sides: make([]puzzle.Sides, len(pcs))}
+	for i, p := range pcs {
+		res.Sides[i] = p.sides
+		if p.sides != (puzzle.Sides{}) {
+			res.Shaped = true
+		}
+	}
+	if res.Shaped {
+		if err := checkClasses(g.n, res.Sides); err != nil {
+			return nil, fmt.Errorf("the side signatures read from the sheet are inconsistent (%v); is this a JigShape sheet of this instance?", err)
+		}
+	}
+	ss := newSeamSet(&g, pcs)
+	cm := newCompatMatrix(ss, pcs, res.Shaped)
+	cells := arrange(g.n, res.Sides, cm, res.Shaped, beamWidth(g.n))
+	if cells == nil {
+		return nil, fmt.Errorf("no arrangement of the pieces fits their shapes: %w", ErrNoArrangement)
+	}
+	res.Pred = make([]int, len(pcs))
+	for cell, id := range cells {
+		res.Pred[id] = cell
+	}
+	res.Cost = cm.cost(g.n, cells)
+	return res, nil
+}
+
+// beamWidth is the beam's width for an n×n grid: wider on small grids, where
+// a step is cheap.
+func beamWidth(n int) int { return max(128, 8192/n) }
+
+// SolveContentDir solves the instance in dir from one of its sheets
+// (render.FileShape or render.FileRect) and the public fields of its
+// instance.json — what `jigbench solve --mode content` does.
+func SolveContentDir(dir, sheetFile string) (*puzzle.PublicInstance, *ContentResult, error) {
+	pub, err := puzzle.ReadPublicInstance(filepath.Join(dir, render.FileInstance))
+	if err != nil {
+		return nil, nil, err
+	}
+	sheet, err := render.LoadImage(filepath.Join(dir, sheetFile))
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := SolveContent(ContentInput{Instance: pub, Sheet: sheet})
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s (%s): %w", pub.ID, sheetFile, err)
+	}
+	return pub, res, nil
+}

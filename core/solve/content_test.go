@@ -1,0 +1,246 @@
+package solve
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/jigbench/jigbench/core/puzzle"
+	"github.com/jigbench/jigbench/core/render"
+	"github.com/jigbench/jigbench/core/render/demo"
+)
+
+// generateDemo generates a demo image's puzzle in memory.
+func generateDemo(t testing.TB, name string, n int, seed uint64) *render.Generated {
+	t.Helper()
+	img, err := demo.Image(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen, err := render.Generate(render.SourceFromImage(name, img), n, seed, puzzle.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gen
+}
+
+// solveSheet runs the content solver on one sheet of gen and returns its
+// answer, the number of pieces in their cells, and whether the answer
+// reassembles into the very picture (pixel for pixel, tabs and all).
+func solveSheet(t testing.TB, gen *render.Generated, rect bool) (res *ContentResult, correct int, picture bool) {
+	t.Helper()
+	sheet := gen.Shape
+	if rect {
+		sheet = gen.Rect
+	}
+	res, err := SolveContent(ContentInput{Instance: gen.Instance.Public(), Sheet: sheet})
+	if err != nil {
+		t.Fatalf("%s: %v", gen.Instance.ID, err)
+	}
+	p := gen.Puzzle
+	for id, c := range res.Pred {
+		if cell := p.CellOf[id]; cell.Row*p.N+cell.Col == c {
+			correct++
+		}
+	}
+	picture = bytes.Equal(render.Assemble(p, gen.Solved, res.Pred, !rect).Pix, gen.Solved.Pix)
+	return res, correct, picture
+}
+
+// TestSidesFromSilhouettes: the signatures read from the shape sheet are
+// instance.json's on every demo image at 4, 8, 16 and 32, and the
+// rectangular sheet reads as all straight.
+func TestSidesFromSilhouettes(t *testing.T) {
+	grids := []int{4, 8, 16, 32}
+	names := demo.Names()
+	if raceEnabled || testing.Short() {
+		grids, names = []int{4, 16}, names[:4]
+	}
+	for _, name := range names {
+		for _, n := range grids {
+			gen := generateDemo(t, name, n, 1)
+			g := newGeometry(gen.Instance.Public())
+			for _, rect := range []bool{false, true} {
+				sheet := gen.Shape
+				if rect {
+					sheet = gen.Rect
+				}
+				pcs, err := cutPieces(&g, sheet)
+				if err != nil {
+					t.Fatalf("%s %d×%d: %v", name, n, n, err)
+				}
+				for id, pc := range pcs {
+					want := gen.Instance.Pieces[id].Sides.Array()
+					if rect {
+						want = puzzle.Sides{}
+					}
+					if pc.sides != want {
+						t.Fatalf("%s %d×%d rect=%v: piece %d reads as %s, instance.json has %s", name, n, n, rect, id, sidesString(pc.sides), sidesString(want))
+					}
+				}
+			}
+		}
+	}
+}
+
+// solvedDemos are the demo images whose shape sheets the content solver
+// reassembles exactly at 4, 8, 12 and 16. The others (alpine-lake,
+// night-city, snow-field, iceberg-bay, balloon-sky, moonlit-bay) have large
+// featureless areas — a flat sky, snow, still water — where pieces look
+// alike and the beam loses the right arrangement; see the closing note of
+// issue 4.
+var solvedDemos = []string{"desert-dunes", "flower-meadow", "misty-pines", "bookshelf", "fruit-market",
+	"sunset-sea", "coral-reef", "stained-glass", "autumn-forest", "harbor-town"}
+
+// TestContentDemos: exact (every piece in its cell) on the shape sheets of
+// the textured demo images at 4, 8, 12 and 16.
+func TestContentDemos(t *testing.T) {
+	grids := []int{4, 8, 12, 16}
+	names := solvedDemos
+	if raceEnabled || testing.Short() {
+		grids, names = []int{8}, names[:3]
+	}
+	for _, name := range names {
+		for _, n := range grids {
+			gen := generateDemo(t, name, n, 1)
+			res, correct, picture := solveSheet(t, gen, false)
+			if !res.Shaped {
+				t.Fatalf("%s %d×%d: the shape sheet read as rectangular", name, n, n)
+			}
+			if correct != n*n || !picture {
+				t.Errorf("%s %d×%d: %d of %d pieces in their cells (picture exact: %v)", name, n, n, correct, n*n, picture)
+			}
+		}
+	}
+}
+
+// photos are free desktop photographs from Debian's mate-backgrounds
+// package (installed by .ci/deps), used without committing them.
+var photos = []string{"Aqua.jpg", "Dune.jpg", "FreshFlower.jpg", "Garden.jpg", "GreenMeadow.jpg", "LadyBird.jpg"}
+
+const photoDir = "/usr/share/backgrounds/mate/nature"
+
+func loadPhoto(t testing.TB, name string) *render.Source {
+	t.Helper()
+	src, err := render.LoadSource(filepath.Join(photoDir, name))
+	if os.IsNotExist(err) || err != nil && !fileExists(filepath.Join(photoDir, name)) {
+		t.Skipf("%s is not installed (Debian package mate-backgrounds)", name)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src
+}
+
+func fileExists(path string) bool { _, err := os.Stat(path); return err == nil }
+
+// TestContentPhotos: exact on real photographs at 4, 8, 12 and 16, and at
+// least 99% of the pieces in place at 32×32.
+func TestContentPhotos(t *testing.T) {
+	grids := []int{4, 8, 12, 16, 32}
+	names := photos
+	if raceEnabled || testing.Short() {
+		grids, names = []int{8}, photos[:2]
+	}
+	for _, name := range names {
+		src := loadPhoto(t, name)
+		for _, n := range grids {
+			gen, err := render.Generate(src, n, 2, puzzle.DefaultOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, correct, picture := solveSheet(t, gen, false)
+			pa := float64(correct) / float64(n*n)
+			switch {
+			case n == 32 && pa < 0.99:
+				t.Errorf("%s 32×32: PA %.4f, want ≥ 0.99", name, pa)
+			case n < 32 && (correct != n*n || !picture):
+				t.Errorf("%s %d×%d: %d of %d pieces in their cells", name, n, n, correct, n*n)
+			}
+		}
+	}
+}
+
+// TestContentRect reports the content solver on rectangular sheets — the
+// classical view of the shape ablation — and checks only that the answer is
+// a permutation (content alone need not recover the picture).
+func TestContentRect(t *testing.T) {
+	names := []string{"stained-glass", "harbor-town", "fruit-market"}
+	if raceEnabled || testing.Short() {
+		names = names[:1]
+	}
+	for _, name := range names {
+		for _, n := range []int{4, 8, 16} {
+			gen := generateDemo(t, name, n, 1)
+			res, correct, _ := solveSheet(t, gen, true)
+			if res.Shaped {
+				t.Fatalf("%s %d×%d: the rectangular sheet read as shaped", name, n, n)
+			}
+			seen := make([]bool, n*n)
+			for _, c := range res.Pred {
+				if seen[c] {
+					t.Fatalf("%s %d×%d: cell %d used twice", name, n, n, c)
+				}
+				seen[c] = true
+			}
+			t.Logf("%s %d×%d rect: PA %.4f", name, n, n, float64(correct)/float64(n*n))
+		}
+	}
+}
+
+// TestPublicInstanceHidesAnswer: the content solver's input type is built
+// from instance.json's public fields; an instance.json stripped of every
+// answer field still parses to the same value, so nothing of the answer is
+// read.
+func TestPublicInstanceHidesAnswer(t *testing.T) {
+	gen := generateDemo(t, "bookshelf", 4, 1)
+	data, err := gen.Instance.MarshalIndent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := puzzle.ParsePublicInstance(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(data, &raw); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"seed", "source", "solution", "edges"} {
+		delete(raw, k)
+	}
+	for _, pc := range raw["pieces"].([]any) {
+		m := pc.(map[string]any)
+		for k := range m {
+			if k != "id" && k != "slot" {
+				delete(m, k)
+			}
+		}
+	}
+	stripped, _ := json.Marshal(raw)
+	pub, err := puzzle.ParsePublicInstance(stripped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprintf("%+v", pub) != fmt.Sprintf("%+v", full) {
+		t.Fatalf("the public view depends on answer fields:\n%+v\n%+v", pub, full)
+	}
+	if bytes.Contains(stripped, []byte(`"sides"`)) || bytes.Contains(stripped, []byte(`"solution"`)) {
+		t.Fatal("the stripped instance still holds answer fields")
+	}
+}
+
+// TestContentRejects: a sheet of the wrong size or of another instance is
+// refused with an error, not solved.
+func TestContentRejects(t *testing.T) {
+	a, b := generateDemo(t, "bookshelf", 4, 1), generateDemo(t, "bookshelf", 8, 1)
+	if _, err := SolveContent(ContentInput{Instance: a.Instance.Public(), Sheet: b.Shape}); err == nil {
+		t.Fatal("a sheet of another size was solved")
+	}
+	if _, err := SolveContent(ContentInput{}); err == nil {
+		t.Fatal("an empty input was solved")
+	}
+}
