@@ -496,6 +496,11 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 			results = append(results, cells)
 		}
 	}
+	if !shaped {
+		// Without flat sides the frame is unknown: the greedy that grows
+		// from the surest spot finds it far better than a fill from a corner.
+		results = append(results, base.grow())
+	}
 	var best []int
 	bestCost := math.Inf(1)
 	for _, cells := range results {
@@ -504,6 +509,8 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		}
 		if shaped {
 			base.improve(cells)
+		} else {
+			cells = bestRotation(n, base.right, base.down, cells)
 		}
 		if c := base.cost(cells); c < bestCost {
 			best, bestCost = cells, c
@@ -592,4 +599,26 @@ func (a *assembly) shapeKey(sigSum uint64, front []int32, x int32, c int) uint64
 		h = h*31 + uint64(a.sides[f][puzzle.Bottom])
 	}
 	return h*31 + uint64(a.sides[x][puzzle.Right])
+}
+
+// bestRotation returns the cyclic shift of the rows and columns of cells
+// with the least total dissimilarity: without flat sides an arrangement can
+// be right but for where it wraps around, which its dearest seams show.
+func bestRotation(n int, right, down []float32, cells []int) []int {
+	best, bestCost := cells, fillingCost(n, right, down, cells)
+	rot := make([]int, len(cells))
+	for dr := range n {
+		for dc := range n {
+			if dr == 0 && dc == 0 {
+				continue
+			}
+			for i, x := range cells {
+				rot[(i/n+dr)%n*n+(i%n+dc)%n] = x
+			}
+			if cost := fillingCost(n, right, down, rot); cost < bestCost {
+				best, bestCost = slices.Clone(rot), cost
+			}
+		}
+	}
+	return best
 }
