@@ -420,14 +420,35 @@ func (s *search) count(pos int) uint64 {
 // backtracking alone has heavy-tailed running times here (a bad choice in an
 // early row is refuted only in the last ones), so it restarts with a fresh
 // candidate order after a growing node budget (the Luby sequence, seeded,
-// deterministic); dead states stay memoised across restarts.
+// deterministic); dead states stay memoised across restarts. Even so a
+// 64×64 can take minutes, so after quickFindNodes the search hands over to
+// a local search over edge polarities (annealLayout), which finds a layout
+// of any grid in well under a second, and only if that fails goes on
+// backtracking to the end (which also proves that none exists).
 func SolveShape(n int, sides []puzzle.Sides) ([]int, error) {
-	layout, err := findLayout(n, sides)
+	layout, err := findLayout(n, sides, quickFindNodes)
+	if errors.Is(err, errBudget) {
+		if layout = annealLayout(n, sides, 1, annealFlips*4*n*n); layout == nil {
+			layout, err = findLayout(n, sides, maxFindNodes)
+		} else {
+			err = nil
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
 	return assignPieces(n, sides, layout), nil
 }
+
+// quickFindNodes bounds the backtracking before the local search takes over
+// (a few tenths of a second); annealFlips is the local search's budget per edge.
+const (
+	quickFindNodes = 1 << 19
+	annealFlips    = 5000
+)
+
+// errBudget means the search ran out of nodes without an answer.
+var errBudget = errors.New("search budget exhausted")
 
 // restartBase is the node budget of the shortest restart.
 const restartBase = 2048
@@ -435,7 +456,7 @@ const restartBase = 2048
 // maxFindNodes bounds the whole find over all restarts.
 const maxFindNodes = 1 << 28
 
-func findLayout(n int, sides []puzzle.Sides) ([]int, error) {
+func findLayout(n int, sides []puzzle.Sides, maxNodes int64) ([]int, error) {
 	if err := checkClasses(n, sides); err != nil {
 		return nil, err
 	}
@@ -446,7 +467,7 @@ func findLayout(n int, sides []puzzle.Sides) ([]int, error) {
 	s.maxStates = 1 << 22
 	rng := rand.New(rand.NewPCG(1, uint64(n)))
 	var spent int64
-	for i := 1; spent < maxFindNodes; i++ {
+	for i := 1; spent < maxNodes; i++ {
 		if i > 1 {
 			s.rng = rng
 		}
@@ -464,7 +485,7 @@ func findLayout(n int, sides []puzzle.Sides) ([]int, error) {
 			return nil, ErrNoArrangement // the whole tree was searched
 		}
 	}
-	return nil, fmt.Errorf("no shape-consistent arrangement found within %d search nodes", maxFindNodes)
+	return nil, fmt.Errorf("no shape-consistent arrangement found within %d search nodes: %w", maxNodes, errBudget)
 }
 
 // luby is the i-th term (from 1) of the Luby restart sequence 1 1 2 1 1 2 4 ….
@@ -578,7 +599,7 @@ func CountShape(n int, sides []puzzle.Sides, opt CountOptions) (Count, error) {
 		}
 		return out, err
 	}
-	guide, err := findLayout(n, sides)
+	guide, err := findLayout(n, sides, quickFindNodes)
 	if errors.Is(err, ErrNoArrangement) {
 		out.Arrangements = new(big.Int)
 		return out, nil
