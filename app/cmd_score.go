@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/puzzle"
 	"github.com/jigbench/jigbench/core/render"
 	"github.com/jigbench/jigbench/core/score"
@@ -173,7 +174,7 @@ func runScore(e *env, args []string) error {
 			return err
 		}
 		if err := os.WriteFile(out.path, b.Bytes(), 0o644); err != nil {
-			return fmt.Errorf("write %s: %w", out.path, unwrapScorePathErr(err))
+			return fmt.Errorf("write %s: %w", out.path, fsutil.WithoutPath(err))
 		}
 	}
 	if *heatOut != "" {
@@ -243,18 +244,9 @@ func writeHeatmap(rep *score.Report, path string, metric score.HeatmapMetric, mo
 		return err
 	}
 	if err := os.WriteFile(path, data, 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", path, unwrapScorePathErr(err))
+		return fmt.Errorf("write %s: %w", path, fsutil.WithoutPath(err))
 	}
 	return nil
-}
-
-// unwrapScorePathErr drops *os.PathError's "op path:" prefix when the message
-// names the file itself.
-func unwrapScorePathErr(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err
-	}
-	return err
 }
 
 // scoreProgress shows long work on stderr when it is a terminal: one line,

@@ -14,6 +14,7 @@ import (
 	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/puzzle"
 	"github.com/jigbench/jigbench/core/render"
+	"github.com/jigbench/jigbench/core/score"
 	"github.com/jigbench/jigbench/core/solve"
 )
 
@@ -125,13 +126,10 @@ func runSolve(e *env, args []string) error {
 		}
 		summary += fmt.Sprintf(", seam cost %.4g", res.Cost)
 	}
-	data, err := solve.EncodePrediction(n, pred)
-	if err != nil {
-		return err
-	}
+	data := []byte(score.MappingJSON(pred, n) + "\n")
 	if *out != "" {
 		if err := fsutil.WriteFile(*out, data); err != nil {
-			return fmt.Errorf("write %s: %w", *out, unwrapPath(err))
+			return err // it names the file
 		}
 	} else if _, err := e.stdout.Write(data); err != nil {
 		return err
@@ -186,15 +184,6 @@ func solveCount(e *env, dir string, limit uint64, start time.Time) error {
 		return errors.New(inst.ID + ": no shape-consistent arrangement exists; the sides in instance.json contradict each other")
 	}
 	return nil
-}
-
-// unwrapPath drops the path an os error repeats.
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // short writes a big integer in full up to 24 digits, else as ≈d.ddde+N.

@@ -58,29 +58,29 @@ type RatePane struct {
 	demoStore *memStore
 	images    *imageCache
 
-	splitLabel, raterLabel   *widget.Label
-	position, progress, meta *widget.Label
-	saveState                *widget.Label
-	notice, failure          *banner
-	filterBtns               [3]*widget.Button
-	prevBtn, nextBtn         *widget.Button
-	instruction              *widget.Label
-	input, output, gt        *imagePanel
-	strip                    *frameStrip
-	scrubber                 *keySlider
-	frameBox                 *fyne.Container
-	gtText                   *widget.Label
-	hideGT                   *keyCheck
-	trackTitle               *widget.Label
-	dims                     [vigor.NumDims]*dimRow
-	flag                     *keyCheck
-	commentLabel             *widget.Label
-	saveNext                 *widget.Button
-	body                     fyne.CanvasObject
-	right                    *container.Scroll
-	hints                    *widget.Label
-	empty                    *widget.Label
-	view                     fyne.CanvasObject
+	splitLabel, raterLabel *widget.Label
+	position, progress     *widget.Label
+	saveState              *widget.Label
+	notice, failure        *banner
+	filterBtns             [3]*widget.Button
+	prevBtn, nextBtn       *widget.Button
+	instruction            *widget.Label
+	input, output, gt      *imagePanel
+	strip                  *frameStrip
+	scrubber               *keySlider
+	frameBox               *fyne.Container
+	gtText                 *widget.Label
+	hideGT                 *keyCheck
+	trackTitle             *widget.Label
+	dims                   [vigor.NumDims]*dimRow
+	flag                   *keyCheck
+	commentLabel           *widget.Label
+	saveNext               *widget.Button
+	body                   fyne.CanvasObject
+	right                  *container.Scroll
+	hints                  *widget.Label
+	empty                  *widget.Label
+	view                   fyne.CanvasObject
 
 	s       *rateSession
 	request atomic.Uint64 // split loads; a newer one wins

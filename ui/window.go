@@ -390,22 +390,3 @@ func (s *StatusLine) Set(msg string) { s.label.SetText(msg) }
 
 // Text is what the status line shows.
 func (s *StatusLine) Text() string { return s.label.Text }
-
-// placeholder is a pane whose issue has not landed yet.
-type placeholder struct {
-	title, text string
-	icon        fyne.Resource
-}
-
-func comingSoon(title string, icon fyne.Resource, text string) Pane {
-	return &placeholder{title: title, icon: icon, text: text}
-}
-
-func (p *placeholder) Title() string       { return p.title }
-func (p *placeholder) Icon() fyne.Resource { return p.icon }
-func (p *placeholder) View() fyne.CanvasObject {
-	head := widget.NewLabelWithStyle(p.title+" — coming soon", fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
-	body := widget.NewLabelWithStyle(p.text, fyne.TextAlignCenter, fyne.TextStyle{})
-	body.Wrapping = fyne.TextWrapWord
-	return container.NewVBox(layout.NewSpacer(), head, body, layout.NewSpacer())
-}

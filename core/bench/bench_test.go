@@ -15,16 +15,7 @@ func BenchmarkGenerate(b *testing.B) {
 	for _, n := range []int{4, 8, 16} {
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
 			c, err := Generation(src, n, b.TempDir())
-			if err != nil {
-				b.Fatal(err)
-			}
-			r, err := Measure(c, max(3, b.N))
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.ReportMetric(r.WorkMS, "ms/instance")
-			b.ReportMetric(r.FloorMS, "floor-ms")
-			b.ReportMetric(r.Ratio, "x-floor")
+			reportCase(b, c, err, 3, "ms/instance", "floor-ms", "x-floor")
 		})
 	}
 }
@@ -55,16 +46,7 @@ func BenchmarkPreview(b *testing.B) {
 		b.Fatal(err)
 	}
 	c, err := Preview(src)
-	if err != nil {
-		b.Fatal(err)
-	}
-	r, err := Measure(c, max(5, b.N))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportMetric(r.WorkMS, "ms/preview")
-	b.ReportMetric(r.FloorMS, "floor-ms")
-	b.ReportMetric(r.Ratio, "x-floor")
+	reportCase(b, c, err, 5, "ms/preview", "floor-ms", "x-floor")
 }
 
 // BenchmarkSolve reports content-solve time of an N×N instance and its ratio
@@ -74,16 +56,24 @@ func BenchmarkSolve(b *testing.B) {
 	for _, n := range []int{16, 32} {
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
 			c, err := Solve(nil, n, b.TempDir())
-			if err != nil {
-				b.Fatal(err)
-			}
-			r, err := Measure(c, max(3, b.N))
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.ReportMetric(r.WorkMS, "ms/solve")
-			b.ReportMetric(r.FloorMS, "generate-ms")
-			b.ReportMetric(r.Ratio, "x-generate")
+			reportCase(b, c, err, 3, "ms/solve", "generate-ms", "x-generate")
 		})
 	}
+}
+
+// reportCase measures a case built with err (at least minRuns runs, or
+// b.N) and reports its work and floor times and their ratio under the given
+// metric names.
+func reportCase(b *testing.B, c Case, err error, minRuns int, work, floor, ratio string) {
+	b.Helper()
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := Measure(c, max(minRuns, b.N))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(r.WorkMS, work)
+	b.ReportMetric(r.FloorMS, floor)
+	b.ReportMetric(r.Ratio, ratio)
 }

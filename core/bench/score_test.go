@@ -7,16 +7,7 @@ import "testing"
 // same run (metric "x-floor", target ≤ 1.5).
 func BenchmarkScore(b *testing.B) {
 	c, err := Scoring(b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	r, err := Measure(c, max(3, b.N))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportMetric(r.WorkMS, "ms/10k-answers")
-	b.ReportMetric(r.FloorMS, "floor-ms")
-	b.ReportMetric(r.Ratio, "x-floor")
+	reportCase(b, c, err, 3, "ms/10k-answers", "floor-ms", "x-floor")
 }
 
 func TestScoringCaseRuns(t *testing.T) {

@@ -28,6 +28,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/puzzle"
 	"github.com/jigbench/jigbench/core/render/demo"
 )
@@ -406,7 +407,7 @@ func Scan(c Config) (*Plan, error) {
 func listImages(root, out string) ([]sourceRef, error) {
 	fi, err := os.Stat(root)
 	if err != nil {
-		return nil, fmt.Errorf("images folder %s: %w", root, unwrapPathError(err))
+		return nil, fmt.Errorf("images folder %s: %w", root, fsutil.WithoutPath(err))
 	}
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("%s is not a folder; give a folder of images", root)
@@ -452,12 +453,4 @@ func listImages(root, out string) ([]sourceRef, error) {
 	}
 	slices.SortFunc(refs, func(a, b sourceRef) int { return strings.Compare(a.file, b.file) })
 	return refs, nil
-}
-
-func unwrapPathError(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

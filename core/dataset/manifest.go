@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/puzzle"
 	"github.com/jigbench/jigbench/core/render"
 )
@@ -98,7 +99,7 @@ func claimFolder(out string, c Config) error {
 		return fmt.Errorf("%s holds a dataset made with other settings (%s); choose another output folder, or rerun with those settings to resume",
 			out, describeSettings(f))
 	case !errors.Is(err, os.ErrNotExist):
-		return fmt.Errorf("read %s: %w", path, unwrapPathError(err))
+		return fmt.Errorf("read %s: %w", path, fsutil.WithoutPath(err))
 	}
 	if entries, err := os.ReadDir(out); err == nil {
 		for _, e := range entries {
@@ -141,22 +142,22 @@ func shardBase(s Shard) string { return fmt.Sprintf("%d-of-%d", s.Index, s.Count
 func writeAtomic(path string, data []byte) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, unwrapPathError(err))
+		return fmt.Errorf("write %s: %w", path, fsutil.WithoutPath(err))
 	}
 	defer os.Remove(f.Name())
 	if _, err := f.Write(data); err != nil {
 		f.Close()
-		return fmt.Errorf("write %s: %w", path, unwrapPathError(err))
+		return fmt.Errorf("write %s: %w", path, fsutil.WithoutPath(err))
 	}
 	if err := f.Chmod(0o644); err != nil {
 		f.Close()
 		return err
 	}
 	if err := f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, unwrapPathError(err))
+		return fmt.Errorf("write %s: %w", path, fsutil.WithoutPath(err))
 	}
 	if err := os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, unwrapPathError(err))
+		return fmt.Errorf("write %s: %w", path, fsutil.WithoutPath(err))
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/render"
 )
 
@@ -58,7 +59,7 @@ func Merge(ctx context.Context, out string, from []string) (*MergeResult, error)
 		return nil, fmt.Errorf("%s is not a jigbench dataset file", FileDataset)
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
-		return nil, fmt.Errorf("create output folder %s: %w", out, unwrapPathError(err))
+		return nil, fmt.Errorf("create output folder %s: %w", out, fsutil.WithoutPath(err))
 	}
 	if err := writeAtomicIfChanged(filepath.Join(out, FileDataset), settings); err != nil {
 		return nil, err
@@ -67,7 +68,7 @@ func Merge(ctx context.Context, out string, from []string) (*MergeResult, error)
 	res := &MergeResult{Manifest: filepath.Join(out, FileManifest), Shards: len(parts)}
 	tmp, err := os.CreateTemp(out, "."+FileManifest+".tmp-")
 	if err != nil {
-		return nil, fmt.Errorf("write %s: %w", res.Manifest, unwrapPathError(err))
+		return nil, fmt.Errorf("write %s: %w", res.Manifest, fsutil.WithoutPath(err))
 	}
 	defer os.Remove(tmp.Name())
 	defer tmp.Close()
@@ -124,7 +125,7 @@ func Merge(ctx context.Context, out string, from []string) (*MergeResult, error)
 			res.Copied++
 		}
 		if _, err := w.Write(it.line); err != nil {
-			return nil, fmt.Errorf("write %s: %w", res.Manifest, unwrapPathError(err))
+			return nil, fmt.Errorf("write %s: %w", res.Manifest, fsutil.WithoutPath(err))
 		}
 		res.Instances++
 		prev = &it
@@ -146,7 +147,7 @@ func Merge(ctx context.Context, out string, from []string) (*MergeResult, error)
 		return a.Grid - b.Grid
 	})
 	if err := w.Flush(); err != nil {
-		return nil, fmt.Errorf("write %s: %w", res.Manifest, unwrapPathError(err))
+		return nil, fmt.Errorf("write %s: %w", res.Manifest, fsutil.WithoutPath(err))
 	}
 	if err := tmp.Sync(); err != nil {
 		return nil, err
@@ -155,10 +156,10 @@ func Merge(ctx context.Context, out string, from []string) (*MergeResult, error)
 		return nil, err
 	}
 	if err := tmp.Close(); err != nil {
-		return nil, fmt.Errorf("write %s: %w", res.Manifest, unwrapPathError(err))
+		return nil, fmt.Errorf("write %s: %w", res.Manifest, fsutil.WithoutPath(err))
 	}
 	if err := os.Rename(tmp.Name(), res.Manifest); err != nil {
-		return nil, fmt.Errorf("write %s: %w", res.Manifest, unwrapPathError(err))
+		return nil, fmt.Errorf("write %s: %w", res.Manifest, fsutil.WithoutPath(err))
 	}
 	// The merged manifest is in place: the shard files in out have served.
 	for _, p := range parts {
@@ -181,7 +182,7 @@ func mergeDirs(out string, from []string) ([]string, error) {
 	for _, d := range from {
 		fi, err := os.Stat(d)
 		if err != nil {
-			return nil, fmt.Errorf("shard folder %s: %w", d, unwrapPathError(err))
+			return nil, fmt.Errorf("shard folder %s: %w", d, fsutil.WithoutPath(err))
 		}
 		if slices.ContainsFunc(infos, func(o os.FileInfo) bool { return os.SameFile(o, fi) }) {
 			continue

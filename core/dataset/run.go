@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/puzzle"
 	"github.com/jigbench/jigbench/core/render"
 	"github.com/jigbench/jigbench/core/render/demo"
@@ -66,7 +67,7 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 		return nil, err
 	}
 	if err := os.MkdirAll(c.Out, 0o755); err != nil {
-		return nil, fmt.Errorf("create output folder %s: %w", c.Out, unwrapPathError(err))
+		return nil, fmt.Errorf("create output folder %s: %w", c.Out, fsutil.WithoutPath(err))
 	}
 	if err := claimFolder(c.Out, c); err != nil {
 		return nil, err
@@ -75,7 +76,7 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 	if c.Shard.Sharded() {
 		manifestDir, manifestName = filepath.Join(c.Out, DirShards), shardBase(c.Shard)+".jsonl"
 		if err := os.MkdirAll(manifestDir, 0o755); err != nil {
-			return nil, fmt.Errorf("create %s: %w", manifestDir, unwrapPathError(err))
+			return nil, fmt.Errorf("create %s: %w", manifestDir, fsutil.WithoutPath(err))
 		}
 	}
 	if err := removeLeftovers(c, plan, manifestDir); err != nil {
@@ -103,7 +104,7 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 
 	tmp, err := os.CreateTemp(manifestDir, "."+manifestName+".tmp-")
 	if err != nil {
-		return nil, fmt.Errorf("write %s: %w", res.Manifest, unwrapPathError(err))
+		return nil, fmt.Errorf("write %s: %w", res.Manifest, fsutil.WithoutPath(err))
 	}
 	defer os.Remove(tmp.Name()) // a no-op after the rename
 	defer tmp.Close()
@@ -163,19 +164,19 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 		return a.Grid - b.Grid
 	})
 	if err := w.Flush(); err != nil {
-		return res, fmt.Errorf("write %s: %w", res.Manifest, unwrapPathError(err))
+		return res, fmt.Errorf("write %s: %w", res.Manifest, fsutil.WithoutPath(err))
 	}
 	if err := tmp.Sync(); err != nil {
-		return res, fmt.Errorf("write %s: %w", res.Manifest, unwrapPathError(err))
+		return res, fmt.Errorf("write %s: %w", res.Manifest, fsutil.WithoutPath(err))
 	}
 	if err := tmp.Chmod(0o644); err != nil {
 		return res, err
 	}
 	if err := tmp.Close(); err != nil {
-		return res, fmt.Errorf("write %s: %w", res.Manifest, unwrapPathError(err))
+		return res, fmt.Errorf("write %s: %w", res.Manifest, fsutil.WithoutPath(err))
 	}
 	if err := os.Rename(tmp.Name(), res.Manifest); err != nil {
-		return res, fmt.Errorf("write %s: %w", res.Manifest, unwrapPathError(err))
+		return res, fmt.Errorf("write %s: %w", res.Manifest, fsutil.WithoutPath(err))
 	}
 	if c.Shard.Sharded() {
 		sf := shardFile{
@@ -404,7 +405,7 @@ func (r *runner) collect(j *job, w io.Writer, res *Result) error {
 		switch t.state {
 		case taskDone, taskResumed:
 			if _, err := w.Write(t.entry.marshal()); err != nil {
-				return fmt.Errorf("write manifest: %w", unwrapPathError(err))
+				return fmt.Errorf("write manifest: %w", fsutil.WithoutPath(err))
 			}
 			lines++
 			if t.entry.Split == SplitEval {
@@ -471,13 +472,13 @@ func hashFile(path string) ([32]byte, error) {
 	var sum [32]byte
 	f, err := os.Open(path)
 	if err != nil {
-		return sum, fmt.Errorf("cannot open: %w", unwrapPathError(err))
+		return sum, fmt.Errorf("cannot open: %w", fsutil.WithoutPath(err))
 	}
 	defer f.Close()
 	h := sha256.New()
 	n, err := io.Copy(h, io.LimitReader(f, render.MaxSourceBytes+1))
 	if err != nil {
-		return sum, fmt.Errorf("cannot read: %w", unwrapPathError(err))
+		return sum, fmt.Errorf("cannot read: %w", fsutil.WithoutPath(err))
 	}
 	if n > render.MaxSourceBytes {
 		return sum, fmt.Errorf("larger than %d MB; jigbench reads images up to that size", render.MaxSourceBytes>>20)
@@ -490,7 +491,7 @@ func hashFile(path string) ([32]byte, error) {
 func decodeFile(ref sourceRef, sha [32]byte) (*render.Source, error) {
 	data, err := os.ReadFile(ref.path)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read: %w", unwrapPathError(err))
+		return nil, fmt.Errorf("cannot read: %w", fsutil.WithoutPath(err))
 	}
 	src, err := render.DecodeSource(ref.file, ref.name, data)
 	if err != nil {
@@ -522,7 +523,7 @@ func removeLeftovers(c Config, plan *Plan, manifestDir string) error {
 	}
 	entries, err := os.ReadDir(c.Out)
 	if err != nil {
-		return fmt.Errorf("read %s: %w", c.Out, unwrapPathError(err))
+		return fmt.Errorf("read %s: %w", c.Out, fsutil.WithoutPath(err))
 	}
 	for _, e := range entries {
 		if !isTemp(e.Name()) {
@@ -533,14 +534,14 @@ func removeLeftovers(c Config, plan *Plan, manifestDir string) error {
 		if (m != nil && mine[m[1]]) || (owner == FileManifest && !c.Shard.Sharded()) ||
 			(owner == FileDataset && !c.Shard.Sharded()) {
 			if err := os.RemoveAll(filepath.Join(c.Out, e.Name())); err != nil {
-				return fmt.Errorf("remove leftover %s: %w", e.Name(), unwrapPathError(err))
+				return fmt.Errorf("remove leftover %s: %w", e.Name(), fsutil.WithoutPath(err))
 			}
 		}
 	}
 	if c.Shard.Sharded() {
 		entries, err := os.ReadDir(manifestDir)
 		if err != nil {
-			return fmt.Errorf("read %s: %w", manifestDir, unwrapPathError(err))
+			return fmt.Errorf("read %s: %w", manifestDir, fsutil.WithoutPath(err))
 		}
 		base := shardBase(c.Shard)
 		for _, e := range entries {

@@ -5,8 +5,10 @@ package fsutil
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -16,7 +18,7 @@ import (
 func WriteFile(path string, data []byte) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", path, unwrap(err))
+		return fmt.Errorf("cannot write %s: %w", path, WithoutPath(err))
 	}
 	tmp := f.Name()
 	_, err = f.Write(data)
@@ -34,7 +36,7 @@ func WriteFile(path string, data []byte) error {
 	}
 	if err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("cannot write %s: %w", path, unwrap(err))
+		return fmt.Errorf("cannot write %s: %w", path, WithoutPath(err))
 	}
 	return nil
 }
@@ -50,8 +52,11 @@ func WriteWith(path string, write func(io.Writer) error) error {
 }
 
 // unwrap drops the path an *os.PathError repeats.
-func unwrap(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
+// WithoutPath returns the cause of an *fs.PathError, dropping the operation
+// and path it repeats, for messages that name the file themselves.
+func WithoutPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
 		return pe.Err
 	}
 	return err

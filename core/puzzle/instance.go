@@ -254,15 +254,22 @@ func (inst *Instance) MarshalIndent() ([]byte, error) {
 
 // ReadInstance reads and checks an instance.json file.
 func ReadInstance(path string) (*Instance, error) {
+	return readInstanceFile(path, ParseInstance)
+}
+
+// readInstanceFile reads an instance.json of at most maxInstanceBytes and
+// parses it, naming the file in a parse error.
+func readInstanceFile[T any](path string, parse func([]byte) (T, error)) (T, error) {
+	var zero T
 	data, err := readLimited(path, maxInstanceBytes)
 	if err != nil {
-		return nil, err
+		return zero, err
 	}
-	inst, err := ParseInstance(data)
+	v, err := parse(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return zero, fmt.Errorf("%s: %w", path, err)
 	}
-	return inst, nil
+	return v, nil
 }
 
 // ParseInstance decodes instance.json and checks that it is complete and consistent.

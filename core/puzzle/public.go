@@ -40,15 +40,7 @@ type publicFile struct {
 
 // ReadPublicInstance reads the public fields of an instance.json file.
 func ReadPublicInstance(path string) (*PublicInstance, error) {
-	data, err := readLimited(path, maxInstanceBytes)
-	if err != nil {
-		return nil, err
-	}
-	pub, err := ParsePublicInstance(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return pub, nil
+	return readInstanceFile(path, ParsePublicInstance)
 }
 
 // ParsePublicInstance decodes the public fields of instance.json and checks

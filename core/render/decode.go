@@ -22,6 +22,7 @@ import (
 
 	_ "golang.org/x/image/webp" // and WebP.
 
+	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/puzzle"
 )
 
@@ -53,7 +54,7 @@ var ErrNotImage = errors.New("not a PNG, JPEG, GIF or WebP image")
 func LoadSource(path string) (*Source, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("cannot open %s: %w", path, unwrapPathError(err))
+		return nil, fmt.Errorf("cannot open %s: %w", path, fsutil.WithoutPath(err))
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err == nil && fi.IsDir() {
@@ -61,21 +62,12 @@ func LoadSource(path string) (*Source, error) {
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxSourceBytes+1))
 	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", path, unwrapPathError(err))
+		return nil, fmt.Errorf("cannot read %s: %w", path, fsutil.WithoutPath(err))
 	}
 	if len(data) > MaxSourceBytes {
 		return nil, fmt.Errorf("%s is larger than %d MB; jigbench reads images up to that size", path, MaxSourceBytes>>20)
 	}
 	return DecodeSource(filepath.Base(path), puzzle.SourceName(path), data)
-}
-
-// unwrapPathError drops the path that os errors repeat.
-func unwrapPathError(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // DecodeSource decodes image bytes; file names the data in errors, name

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/puzzle"
 )
 
@@ -114,12 +115,12 @@ func (g *Generated) WriteDir(out string) (string, error) {
 // WriteInstanceDir writes files into out/id/ atomically (see WriteDir).
 func WriteInstanceDir(out, id string, files map[string][]byte) (string, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
-		return "", fmt.Errorf("create output folder: %w", unwrapPathError(err))
+		return "", fmt.Errorf("create output folder: %w", fsutil.WithoutPath(err))
 	}
 	final := filepath.Join(out, id)
 	tmp, err := os.MkdirTemp(out, "."+id+".tmp-")
 	if err != nil {
-		return "", fmt.Errorf("write into %s: %w", out, unwrapPathError(err))
+		return "", fmt.Errorf("write into %s: %w", out, fsutil.WithoutPath(err))
 	}
 	defer os.RemoveAll(tmp) // a no-op after the rename
 	for name, data := range files {
@@ -135,13 +136,13 @@ func WriteInstanceDir(out, id string, files map[string][]byte) (string, error) {
 			return "", fmt.Errorf("%s exists and is not an instance folder; move it away first", final)
 		}
 		if err := os.RemoveAll(final); err != nil {
-			return "", fmt.Errorf("replace %s: %w", final, unwrapPathError(err))
+			return "", fmt.Errorf("replace %s: %w", final, fsutil.WithoutPath(err))
 		}
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return "", err
 	}
 	if err := os.Rename(tmp, final); err != nil {
-		return "", fmt.Errorf("finish %s: %w", final, unwrapPathError(err))
+		return "", fmt.Errorf("finish %s: %w", final, fsutil.WithoutPath(err))
 	}
 	return final, nil
 }
@@ -149,11 +150,11 @@ func WriteInstanceDir(out, id string, files map[string][]byte) (string, error) {
 func writeFile(path string, data []byte) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, unwrapPathError(err))
+		return fmt.Errorf("write %s: %w", path, fsutil.WithoutPath(err))
 	}
 	if _, err := f.Write(data); err != nil {
 		f.Close()
-		return fmt.Errorf("write %s: %w", path, unwrapPathError(err))
+		return fmt.Errorf("write %s: %w", path, fsutil.WithoutPath(err))
 	}
 	return f.Close()
 }

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/puzzle"
 )
 
@@ -166,7 +167,7 @@ func LoadAnswers(ctx context.Context, src Source, truth *TruthSet, progress Prog
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("answers %s do not exist", src.Path)
 	case err != nil:
-		return nil, fmt.Errorf("answers %s: %w", src.Path, unwrapPath(err))
+		return nil, fmt.Errorf("answers %s: %w", src.Path, fsutil.WithoutPath(err))
 	case fi.IsDir():
 		err = loadFolder(ctx, set, truth, progress)
 	default:
@@ -196,7 +197,7 @@ func loadFile(ctx context.Context, set *AnswerSet, truth *TruthSet, progress Pro
 	path := set.Path
 	f, err := os.Open(path)
 	if err != nil {
-		return fmt.Errorf("answers %s: %w", path, unwrapPath(err))
+		return fmt.Errorf("answers %s: %w", path, fsutil.WithoutPath(err))
 	}
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 64<<10)
@@ -282,7 +283,7 @@ func answerRecord(r *AnswerReader, ti *TruthInstance, data []byte, where string)
 func loadFolder(ctx context.Context, set *AnswerSet, truth *TruthSet, progress Progress) error {
 	entries, err := os.ReadDir(set.Path)
 	if err != nil {
-		return fmt.Errorf("read answers folder %s: %w", set.Path, unwrapPath(err))
+		return fmt.Errorf("read answers folder %s: %w", set.Path, fsutil.WithoutPath(err))
 	}
 	var files []string
 	ignored := 0
@@ -336,7 +337,7 @@ func loadFolder(ctx context.Context, set *AnswerSet, truth *TruthSet, progress P
 func readAnswerFile(r *AnswerReader, ti *TruthInstance, path string) *AnswerRecord {
 	f, err := os.Open(path)
 	if err != nil {
-		return &AnswerRecord{ID: ti.ID, Where: path, Reason: "cannot read the file: " + unwrapPath(err).Error()}
+		return &AnswerRecord{ID: ti.ID, Where: path, Reason: "cannot read the file: " + fsutil.WithoutPath(err).Error()}
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, MaxAnswerBytes+1))

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/puzzle"
 )
 
@@ -121,7 +122,7 @@ func LoadTruth(ctx context.Context, dir string, progress Progress) (*TruthSet, e
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("truth folder %s does not exist", dir)
 	case err != nil:
-		return nil, fmt.Errorf("truth folder %s: %w", dir, unwrapPath(err))
+		return nil, fmt.Errorf("truth folder %s: %w", dir, fsutil.WithoutPath(err))
 	case !fi.IsDir():
 		if filepath.Base(dir) == ManifestFile || filepath.Base(dir) == "instance.json" {
 			dir = filepath.Dir(dir)
@@ -157,7 +158,7 @@ func LoadTruth(ctx context.Context, dir string, progress Progress) (*TruthSet, e
 	err = parallel(ctx, len(files), func(i int) {
 		inst, err := puzzle.ReadInstance(files[i])
 		if err != nil {
-			results[i].err = unwrapPath(err)
+			results[i].err = fsutil.WithoutPath(err)
 		} else {
 			results[i].t = TruthOf(inst)
 		}
@@ -186,7 +187,7 @@ func LoadTruth(ctx context.Context, dir string, progress Progress) (*TruthSet, e
 func readManifest(dir, path string) (files, problems []string) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, []string{fmt.Sprintf("%s: %v", path, unwrapPath(err))}
+		return nil, []string{fmt.Sprintf("%s: %v", path, fsutil.WithoutPath(err))}
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
@@ -261,7 +262,7 @@ func findInstances(ctx context.Context, dir string) ([]string, error) {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, fmt.Errorf("read truth folder %s: %w", dir, unwrapPath(err))
+		return nil, fmt.Errorf("read truth folder %s: %w", dir, fsutil.WithoutPath(err))
 	}
 	return files, nil
 }
@@ -287,14 +288,4 @@ func parallel(ctx context.Context, n int, f func(i int)) error {
 	}
 	wg.Wait()
 	return ctx.Err()
-}
-
-// unwrapPath drops *fs.PathError's "op path:" prefix when the caller names
-// the file itself.
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

@@ -431,39 +431,19 @@ func (a *assembly) extend(out []extension, si int32, s *beamState, r, c int) []e
 		scan(a.all)
 		return out
 	}
+	// The sides the placed neighbours fix: the opposite of theirs.
+	topSide, leftSide := puzzle.Flat, puzzle.Flat
+	if top >= 0 {
+		topSide = opposite(a.sides[top][puzzle.Bottom])
+	}
+	if left >= 0 {
+		leftSide = opposite(a.sides[left][puzzle.Right])
+	}
 	var codes [4]int
-	k := cellCodes(n, r, c, s, a, &codes)
-	for _, code := range codes[:k] {
+	for _, code := range fittingCodes(n, r, c, topSide, leftSide, &codes) {
 		scan(a.byCode[code])
 	}
 	return out
-}
-
-// cellCodes lists the signature codes that may fill cell (r, c) of state s.
-func cellCodes(n, r, c int, s *beamState, a *assembly, out *[4]int) int {
-	top, left := puzzle.Flat, puzzle.Flat
-	if r > 0 {
-		top = opposite(a.sides[s.front[c]][puzzle.Bottom])
-	}
-	if c > 0 {
-		left = opposite(a.sides[s.front[c-1]][puzzle.Right])
-	}
-	rights := []puzzle.Side{puzzle.Tab, puzzle.Blank}
-	if c == n-1 {
-		rights = []puzzle.Side{puzzle.Flat}
-	}
-	bottoms := []puzzle.Side{puzzle.Tab, puzzle.Blank}
-	if r == n-1 {
-		bottoms = []puzzle.Side{puzzle.Flat}
-	}
-	k := 0
-	for _, rs := range rights {
-		for _, bs := range bottoms {
-			out[k] = sigCode(puzzle.Sides{top, rs, bs, left})
-			k++
-		}
-	}
-	return k
 }
 
 // arrange solves the placement in every orientation the grid can be filled

@@ -30,8 +30,6 @@ func (s *seam) add(pa, pa1, pa2, qb, qb1, qb2 int) {
 	s.qb, s.qb1, s.qb2 = append(s.qb, int32(qb)), append(s.qb1, int32(qb1)), append(s.qb2, int32(qb2))
 }
 
-func (s *seam) len() int { return len(s.pa) }
-
 // buildSeam computes the seam between A and B (vertical: B below A, else B
 // right of A). lobe reports whether a pixel, in A's cell coordinates, is a
 // tab pixel beyond the edge line: owned by A when it lies on B's side of the
@@ -132,8 +130,6 @@ type compatMatrix struct {
 	m int
 	d [2][]float32
 }
-
-func (c *compatMatrix) at(dir, a, b int) float32 { return c.d[dir][a*c.m+b] }
 
 // canPair reports whether B may be A's neighbour in dir by shape alone: the
 // facing sides interlock (or are both straight on a rectangular sheet) and,

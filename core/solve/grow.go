@@ -1,27 +1,18 @@
 package solve
 
-import (
-	"math"
-
-	"github.com/jigbench/jigbench/core/puzzle"
-)
+import "math"
 
 // grow places pieces one at a time where the evidence is strongest, the
 // greedy of Paikin and Tal (2015): of all the empty cells next to placed
 // pieces, it fills the one whose best piece beats its second best by the
 // widest margin — a best buddy of all its placed neighbours first. Textured
-// regions are so placed before featureless ones, whatever their position,
-// and without flat sides nothing needs to anchor the frame: pieces grow on
-// a canvas whose extent may not exceed n×n. On a shape sheet the corners
-// are known and placed first, every placement respects the flat sides and
-// interlocks, and cells that no remaining piece fits at the end get the
-// remaining pieces anyway (the result then loses to the beam's on cost).
+// regions are so placed before featureless ones, whatever their position.
+// It is for rectangular sheets, where no flat side anchors the frame: the
+// pieces grow from the surest one on a canvas with room in every direction,
+// as long as their extent stays within n×n.
 func (a *assembly) grow() []int {
 	n, m := a.n, a.m
-	size := n // canvas side: the grid when shaped, else room to grow either way
-	if !a.shaped {
-		size = 2*n - 1
-	}
+	size := 2*n - 1
 	g := &grower{a: a, size: size, cell: make([]int, size*size), placed: make([]bool, m),
 		best: make([]slotChoice, size*size)}
 	for i := range g.cell {
@@ -29,23 +20,7 @@ func (a *assembly) grow() []int {
 	}
 	g.rmin, g.cmin, g.rmax, g.cmax = size, size, -1, -1
 	g.buddies()
-	if a.shaped {
-		for x, sd := range a.sides {
-			f := sigFlats(sd)
-			switch {
-			case f[puzzle.Top] && f[puzzle.Left]:
-				g.put(0, 0, x)
-			case f[puzzle.Top] && f[puzzle.Right]:
-				g.put(0, n-1, x)
-			case f[puzzle.Bottom] && f[puzzle.Left]:
-				g.put(n-1, 0, x)
-			case f[puzzle.Bottom] && f[puzzle.Right]:
-				g.put(n-1, n-1, x)
-			}
-		}
-	} else {
-		g.put(n-1, n-1, g.seed())
-	}
+	g.put(n-1, n-1, g.seed())
 	for k := g.count; k < m; k++ {
 		slot, x := g.next()
 		if slot < 0 {
@@ -144,7 +119,7 @@ func (g *grower) put(r, c, x int) {
 			g.best[rr*g.size+cc].valid = false
 		}
 	}
-	if !g.a.shaped && grew {
+	if grew {
 		// The extent changed: cells beyond it may have become impossible.
 		for i := range g.best {
 			g.best[i].valid = false
@@ -152,68 +127,56 @@ func (g *grower) put(r, c, x int) {
 	}
 }
 
-// fits reports whether canvas cell (r, c) can take a piece at all: empty,
-// next to a placed piece, and (rectangular) keeping the extent within n×n.
+// open reports whether canvas cell (r, c) can take a piece at all: empty,
+// next to a placed piece, and keeping the extent within n×n.
 func (g *grower) open(r, c int) bool {
 	s, n := g.size, g.a.n
 	if g.cell[r*s+c] >= 0 {
 		return false
 	}
-	if !g.a.shaped && (max(g.rmax, r)-min(g.rmin, r) >= n || max(g.cmax, c)-min(g.cmin, c) >= n) {
+	if max(g.rmax, r)-min(g.rmin, r) >= n || max(g.cmax, c)-min(g.cmin, c) >= n {
 		return false
 	}
-	for _, d := range [4][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
-		if rr, cc := r+d[0], c+d[1]; rr >= 0 && cc >= 0 && rr < s && cc < s && g.cell[rr*s+cc] >= 0 {
-			return true
-		}
-	}
-	return false
+	return g.at(r-1, c) >= 0 || g.at(r+1, c) >= 0 || g.at(r, c-1) >= 0 || g.at(r, c+1) >= 0
 }
 
-// price is the mean dissimilarity of x at (r, c) with its placed
-// neighbours, whether it is every such neighbour's best buddy, and false
-// if shape forbids it.
-func (g *grower) price(r, c, x int) (float64, bool, bool) {
-	a, s, m := g.a, g.size, g.a.m
-	if a.shaped && sigFlats(a.sides[x]) != cellFlats(a.n, r, c) {
-		return 0, false, false
-	}
+// price is the mean dissimilarity of x at canvas cell (r, c) with its
+// placed neighbours and whether it is every such neighbour's best buddy;
+// ok is false when the cell has no placed neighbour.
+func (g *grower) price(r, c, x int) (cost float64, buddy, ok bool) {
+	a, m := g.a, g.a.m
 	var sum float64
 	k := 0
-	buddy := true
-	add := func(v float32, mutual bool) bool {
-		if math.IsInf(float64(v), 1) {
-			return false
-		}
+	buddy = true
+	add := func(v float32, mutual bool) {
 		sum += float64(v)
 		k++
 		buddy = buddy && mutual
-		return true
 	}
-	if c > 0 {
-		if y := g.cell[r*s+c-1]; y >= 0 && !add(a.right[y*m+x], g.bestRight[y] == x && g.bestLeft[x] == y) {
-			return 0, false, false
-		}
+	if y := g.at(r, c-1); y >= 0 {
+		add(a.right[y*m+x], g.bestRight[y] == x && g.bestLeft[x] == y)
 	}
-	if c+1 < s {
-		if y := g.cell[r*s+c+1]; y >= 0 && !add(a.right[x*m+y], g.bestRight[x] == y && g.bestLeft[y] == x) {
-			return 0, false, false
-		}
+	if y := g.at(r, c+1); y >= 0 {
+		add(a.right[x*m+y], g.bestRight[x] == y && g.bestLeft[y] == x)
 	}
-	if r > 0 {
-		if y := g.cell[(r-1)*s+c]; y >= 0 && !add(a.down[y*m+x], g.bestDown[y] == x && g.bestUp[x] == y) {
-			return 0, false, false
-		}
+	if y := g.at(r-1, c); y >= 0 {
+		add(a.down[y*m+x], g.bestDown[y] == x && g.bestUp[x] == y)
 	}
-	if r+1 < s {
-		if y := g.cell[(r+1)*s+c]; y >= 0 && !add(a.down[x*m+y], g.bestDown[x] == y && g.bestUp[y] == x) {
-			return 0, false, false
-		}
+	if y := g.at(r+1, c); y >= 0 {
+		add(a.down[x*m+y], g.bestDown[x] == y && g.bestUp[y] == x)
 	}
 	if k == 0 {
 		return 0, false, false
 	}
 	return sum / float64(k), buddy, true
+}
+
+// at is the piece on canvas cell (r, c), or −1 (empty or off the canvas).
+func (g *grower) at(r, c int) int {
+	if r < 0 || c < 0 || r >= g.size || c >= g.size {
+		return -1
+	}
+	return g.cell[r*g.size+c]
 }
 
 // choose computes the best and second best piece for canvas cell i.
@@ -270,12 +233,8 @@ func (g *grower) next() (int, int) {
 // left over into the empty cells.
 func (g *grower) finish() []int {
 	n, s := g.a.n, g.size
-	r0, c0 := 0, 0
-	if !g.a.shaped {
-		r0, c0 = g.rmin, g.cmin
-		// An extent short of n (not expected) is padded at the far side.
-		r0, c0 = min(r0, s-n), min(c0, s-n)
-	}
+	// An extent short of n (not expected) is padded at the far side.
+	r0, c0 := min(g.rmin, s-n), min(g.cmin, s-n)
 	cells := make([]int, n*n)
 	var left []int
 	for x := range g.a.m {

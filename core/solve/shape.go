@@ -266,6 +266,34 @@ func (k *sideCounts) balanced(n, pos int, bottom []puzzle.Side, right puzzle.Sid
 	return true
 }
 
+// fittingCodes lists the signature codes a piece may have at cell (r, c) of
+// an n×n grid whose top and left sides its placed neighbours fix (flat on
+// the boundary): the free right and bottom sides are tab or blank, or flat
+// on the last column and row. It fills out and returns the used part.
+func fittingCodes(n, r, c int, top, left puzzle.Side, out *[4]int) []int {
+	k := 0
+	for _, rs := range freeSides(c == n-1) {
+		for _, bs := range freeSides(r == n-1) {
+			out[k] = sigCode(puzzle.Sides{top, rs, bs, left})
+			k++
+		}
+	}
+	return out[:k]
+}
+
+var (
+	flatOnly   = []puzzle.Side{puzzle.Flat}
+	tabOrBlank = []puzzle.Side{puzzle.Tab, puzzle.Blank}
+)
+
+// freeSides are the values a side not yet fixed by a neighbour may take.
+func freeSides(boundary bool) []puzzle.Side {
+	if boundary {
+		return flatOnly
+	}
+	return tabOrBlank
+}
+
 // candidates lists the signature codes that may go to cell (r, c) given its
 // placed neighbours: at most four (the free right and bottom sides).
 func (s *search) candidates(r, c int, out *[4]int) int {
@@ -278,22 +306,11 @@ func (s *search) candidates(r, c int, out *[4]int) int {
 	if c > 0 {
 		left = opposite(s.right)
 	}
-	rights := []puzzle.Side{puzzle.Tab, puzzle.Blank}
-	if c == n-1 {
-		rights = []puzzle.Side{puzzle.Flat}
-	}
-	bottoms := []puzzle.Side{puzzle.Tab, puzzle.Blank}
-	if r == n-1 {
-		bottoms = []puzzle.Side{puzzle.Flat}
-	}
 	k := 0
-	for _, rs := range rights {
-		for _, bs := range bottoms {
-			code := sigCode(puzzle.Sides{top, rs, bs, left})
-			if i := s.dense[code]; i >= 0 && s.supply[i] > 0 {
-				out[k] = code
-				k++
-			}
+	for _, code := range fittingCodes(n, r, c, top, left, out) {
+		if i := s.dense[code]; i >= 0 && s.supply[i] > 0 {
+			out[k] = code
+			k++
 		}
 	}
 	switch {

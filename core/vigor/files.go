@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 
 	_ "golang.org/x/image/webp"
+
+	"github.com/jigbench/jigbench/core/fsutil"
 )
 
 // MaxImagePixels is the largest image a split may name. Decoding a bigger
@@ -78,12 +80,12 @@ func (c *fileChecker) checkOnce(rel string) error {
 		if errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("%q does not exist in the split folder", rel)
 		}
-		return fmt.Errorf("%q cannot be opened inside the split folder: %v", rel, unwrapPathErr(err))
+		return fmt.Errorf("%q cannot be opened inside the split folder: %v", rel, fsutil.WithoutPath(err))
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return fmt.Errorf("%q: %v", rel, unwrapPathErr(err))
+		return fmt.Errorf("%q: %v", rel, fsutil.WithoutPath(err))
 	}
 	if !fi.Mode().IsRegular() {
 		return fmt.Errorf("%q is not a regular file", rel)
@@ -100,12 +102,4 @@ func (c *fileChecker) checkOnce(rel string) error {
 			rel, cfg.Width, cfg.Height, float64(px)/1e6, MaxImagePixels/1_000_000)
 	}
 	return nil
-}
-
-func unwrapPathErr(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

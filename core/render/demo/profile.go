@@ -43,24 +43,6 @@ func (p profile) cover(x, y float64) float64 {
 	return cover(float64((p.top[i] - y) * p.inv[i]))
 }
 
-// nextPeaks returns, for every column, the column of the nearest crest peak (a local
-// minimum of top within ±win columns) at or to its right; the last column if none.
-func nextPeaks(top []float64, win int) []int {
-	next := make([]int, len(top))
-	p := len(top) - 1
-	for i := len(top) - 1; i >= 0; i-- {
-		peak := true
-		for j := max(i-win, 0); j <= min(i+win, len(top)-1) && peak; j++ {
-			peak = top[j] > top[i] || (top[j] == top[i] && j >= i)
-		}
-		if peak {
-			p = i
-		}
-		next[i] = p
-	}
-	return next
-}
-
 // field is a smooth function sampled on a coarse grid and interpolated bilinearly, so
 // low-frequency fBm costs a few look-ups per pixel instead of many noise calls.
 type field struct {
