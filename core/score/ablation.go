@@ -374,3 +374,11 @@ func signFlipP(d []float64, rng *rand.PCG) (p float64, exact bool, flips int) {
 	}
 	return float64(1+hits) / float64(1+RandomFlips), false, RandomFlips
 }
+
+// Test is the paired test of metric m.
+func (d PairedDiff) Test(m PlotMetric) PairedTest {
+	if i := m.index(); i >= 0 {
+		return d.vector()[i]
+	}
+	return PairedTest{}
+}
