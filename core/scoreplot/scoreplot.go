@@ -10,6 +10,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/jigbench/jigbench/core/render"
 	"github.com/jigbench/jigbench/core/score"
@@ -75,7 +76,7 @@ var ablationMetrics = []score.PlotMetric{score.PlotPA, score.PlotEM, score.PlotA
 
 // Ablation is the difference heatmap of the report's ablation: a row per
 // model, columns PA, EM, AA, SC under each grid, shape − rect in percentage
-// points with the sign-flip p beneath; grids a model has no pairs at are
+// points with the sign-flip p beneath (the subtitle gives the pairs); grids a model has no pairs at are
 // grey.
 func Ablation(rep *score.Report) render.DiffChart {
 	c := render.DiffChart{
@@ -84,12 +85,21 @@ func Ablation(rep *score.Report) render.DiffChart {
 	}
 	grids := map[int]int{}
 	rows := map[string]int{}
+	pairs, mostPairs := math.MaxInt, 0
 	for _, a := range rep.Ablation {
 		grids[a.Grid]++
 		if _, ok := rows[a.Model]; !ok {
 			rows[a.Model] = len(c.Rows)
 			c.Rows = append(c.Rows, a.Model)
 		}
+		pairs = min(pairs, a.Pairs)
+		mostPairs = max(mostPairs, a.Pairs)
+	}
+	switch {
+	case pairs == mostPairs:
+		c.Subtitle += fmt.Sprintf(" (%d pairs each)", pairs)
+	case mostPairs > 0:
+		c.Subtitle += fmt.Sprintf(" (%d–%d pairs)", pairs, mostPairs)
 	}
 	var gridList []int
 	for n := range grids {
@@ -115,19 +125,16 @@ func Ablation(rep *score.Report) render.DiffChart {
 			t := a.Test(m)
 			j := colOf[a.Grid] + k
 			c.Values[i][j], c.Defined[i][j] = t.Diff, true
-			c.Notes[i][j] = "p=" + pValue(t.P) + " n=" + strconv.Itoa(a.Pairs)
+			c.Notes[i][j] = pValue(t.P)
 		}
 	}
 	return c
 }
 
+// pValue writes "p=.024", "p=1.000" or "p<.001".
 func pValue(p float64) string {
 	if p < 0.001 {
-		return "<.001"
+		return "p<.001"
 	}
-	s := strconv.FormatFloat(p, 'f', 3, 64)
-	if s[0] == '0' {
-		s = s[1:]
-	}
-	return s
+	return "p=" + strings.TrimPrefix(strconv.FormatFloat(p, 'f', 3, 64), "0")
 }
