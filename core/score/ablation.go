@@ -353,22 +353,31 @@ func signFlipP(d []float64, rng *rand.PCG) (p float64, exact bool, flips int) {
 		}
 		return float64(hits) / float64(total), true, total
 	}
+	// table[g][b] is the sum of the differences 8g…8g+7 whose bits are set
+	// in b, so a pattern's flipped sum takes one look-up per 8 signs.
+	table := make([][256]float64, (k+7)/8)
+	for g := range table {
+		for b := 1; b < 256; b++ {
+			j := bits.TrailingZeros8(uint8(b))
+			if i := 8*g + j; i < k {
+				table[g][b] = table[g][b&(b-1)] + nz[i]
+			} else {
+				table[g][b] = table[g][b&(b-1)]
+			}
+		}
+	}
 	hits := 0
 	for range RandomFlips {
-		sum := 0.0
+		flipped := 0.0
 		var word uint64
-		for i, v := range nz {
-			if i%64 == 0 {
+		for g := range table {
+			if g%8 == 0 {
 				word = rng.Uint64()
 			}
-			if word&1 == 1 {
-				sum -= v
-			} else {
-				sum += v
-			}
-			word >>= 1
+			flipped += table[g][word&0xFF]
+			word >>= 8
 		}
-		if math.Abs(sum) >= threshold {
+		if math.Abs(obs-2*flipped) >= threshold {
 			hits++
 		}
 	}

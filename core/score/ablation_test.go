@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -338,4 +339,23 @@ func TestReportAnalyses(t *testing.T) {
 		}
 	}
 	t.Log(table.String())
+}
+
+// BenchmarkAblate is one model × grid of the paper's size: 250 pairs, so
+// every metric takes the 100,000 random sign flips.
+func BenchmarkAblate(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	var scores []InstanceScore
+	for i := range 250 {
+		for _, cond := range []string{"shape", "rect"} {
+			scores = append(scores, InstanceScore{Model: "m", ID: strconv.Itoa(i), Grid: 8, Condition: cond, Valid: true,
+				Metrics: Metrics{PA: float64(rng.IntN(65)) / 64, EM: float64(rng.IntN(2)), AA: float64(rng.IntN(113)) / 112,
+					AADirected: float64(rng.IntN(113)) / 112, SC: float64(rng.IntN(113)) / 112}})
+		}
+	}
+	for b.Loop() {
+		if _, _, err := Ablate(context.Background(), scores, BootstrapOptions{Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
