@@ -225,6 +225,7 @@ func CompareModels(ctx context.Context, scores []InstanceScore, a, b string, opt
 	return out, nil
 }
 
+// conditionRank orders shape before rect before anything else.
 func conditionRank(c string) int {
 	switch c {
 	case puzzle.ConditionShape:
