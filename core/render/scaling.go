@@ -258,13 +258,16 @@ func DrawScalingChart(c ScalingChart, w, h int, st PlotStyle) *image.RGBA {
 				dc.Stroke()
 			}
 		}
+	}
+	dc.ResetClip()
+	// Markers over the frame, so a value at the axis' end shows whole.
+	for si, s := range c.Series {
 		for i := range nx {
-			if ok(s.Y, i) {
+			if ok(s.Y, i) && s.Y[i] >= ylo && s.Y[i] <= yhi {
 				drawMarker(dc, xAt(i, si), yAt(s.Y[i]), r, s.Dotted, s.Colour, st.Background)
 			}
 		}
 	}
-	dc.ResetClip()
 	strokeRect(img, plot.Inset(-1), 1, st.Frame)
 	drawVerticalText(img, labelF, m, (plot.Min.Y+plot.Max.Y)/2, fitText(labelF, c.YLabel, plot.Dy()), st.Ink)
 

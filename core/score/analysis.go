@@ -126,14 +126,18 @@ func (r *Report) writeAnalysesTable(bw *bufio.Writer) {
 			width = min(max(width, len([]rune(row.label[0]))), 40)
 		}
 		fmt.Fprintf(bw, "\n%s (percentage points, %g%% paired bootstrap interval, sign-flip p)\n", title, level)
-		fmt.Fprintf(bw, "%-*s %6s %5s %5s %9s %-6s %8s %20s %8s\n", width, who, "grid", "cond", "pairs", only, "metric", "diff", "interval", "p")
+		condW := 5
+		if rows[0].label[2] == "" { // the ablation: both conditions in every row
+			condW = 0
+		}
+		fmt.Fprintf(bw, "%-*s %6s %*s %5s %9s %-6s %8s %20s %8s\n", width, who, "grid", condW, "cond"[:min(condW, 4)], "pairs", only, "metric", "diff", "interval", "p")
 		for _, row := range rows {
 			for m, t := range row.diff.vector() {
 				l := row.label
 				if m > 0 {
 					l, row.counts = [4]string{}, ""
 				}
-				fmt.Fprintf(bw, "%-*s %6s %5s %5s %9s %-6s %8s %20s %8s\n", width, clip(l[0], width), l[1], l[2], l[3], row.counts,
+				fmt.Fprintf(bw, "%-*s %6s %*s %5s %9s %-6s %8s %20s %8s\n", width, clip(l[0], width), l[1], condW, l[2], l[3], row.counts,
 					metricTitles[m], ppSigned(t.Diff), "["+ppSigned(t.CI[0])+", "+ppSigned(t.CI[1])+"]", formatP(t.P))
 			}
 		}
