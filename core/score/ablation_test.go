@@ -333,7 +333,7 @@ func TestReportAnalyses(t *testing.T) {
 			t.Errorf("table lacks %q", want)
 		}
 	}
-	for _, want := range []string{"## Ablation: shape − rect", "## Model vs model", "## Piece types", "| simulated-border-aware | 4x4 | shape − rect |"} {
+	for _, want := range []string{"## Ablation: shape − rect", "## Model vs model", "## Piece types", "| simulated-border-aware | 4×4 | shape − rect |"} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("Markdown lacks %q:\n%s", want, md.String())
 		}

@@ -91,6 +91,7 @@ func formatP(p float64) string {
 // pairedRow is the label columns of an ablation or comparison row.
 type pairedRow struct {
 	label  [4]string // model(s), grid, condition or "", pairs
+	grid   int
 	counts string    // the one-sided counts
 	diff   PairedDiff
 }
@@ -98,7 +99,7 @@ type pairedRow struct {
 func (r *Report) ablationRows() []pairedRow {
 	var rows []pairedRow
 	for _, a := range r.Ablation {
-		rows = append(rows, pairedRow{[4]string{a.Model, gridName(a.Grid), "", strconv.Itoa(a.Pairs)},
+		rows = append(rows, pairedRow{[4]string{a.Model, gridName(a.Grid), "", strconv.Itoa(a.Pairs)}, a.Grid,
 			fmt.Sprintf("%d / %d", a.ShapeOnly, a.RectOnly), a.PairedDiff})
 	}
 	return rows
@@ -107,7 +108,7 @@ func (r *Report) ablationRows() []pairedRow {
 func (r *Report) comparisonRows() []pairedRow {
 	var rows []pairedRow
 	for _, c := range r.Comparisons {
-		rows = append(rows, pairedRow{[4]string{c.A + " − " + c.B, gridName(c.Grid), c.Condition, strconv.Itoa(c.Pairs)},
+		rows = append(rows, pairedRow{[4]string{c.A + " − " + c.B, gridName(c.Grid), c.Condition, strconv.Itoa(c.Pairs)}, c.Grid,
 			fmt.Sprintf("%d / %d", c.AOnly, c.BOnly), c.PairedDiff})
 	}
 	return rows
@@ -187,7 +188,7 @@ func (r *Report) writeAnalysesMarkdown(bw *bufio.Writer) {
 			if cond == "" {
 				cond = "shape − rect"
 			}
-			fmt.Fprintf(bw, "| %s | %s | %s | %s | %s |", mdEscape(row.label[0]), row.label[1], cond, row.label[3], row.counts)
+			fmt.Fprintf(bw, "| %s | %d×%d | %s | %s | %s |", mdEscape(row.label[0]), row.grid, row.grid, cond, row.label[3], row.counts)
 			for _, t := range row.diff.vector() {
 				fmt.Fprintf(bw, " %s [%s, %s] | %s |", ppSigned(t.Diff), ppSigned(t.CI[0]), ppSigned(t.CI[1]), formatP(t.P))
 			}

@@ -12,7 +12,7 @@ import (
 // The paper's two result tables (docs/analysis.md §4): Table A PA and EM,
 // Table B AA and SC; rows are the models and the random baseline, column
 // groups the grids; one condition; percent with two decimals; the best
-// model per column in bold.
+// model per column in bold (none where every model ties).
 
 // paperTables are Table A and Table B's metrics.
 var paperTables = [2]struct {
@@ -100,8 +100,18 @@ func (r *Report) paperLayout(cond string) ([2]paperTable, error) {
 					best = max(best, values[mi][j])
 				}
 			}
+			// A column where every model ties has no best.
+			tied, defined := 0, 0
 			for mi := range models {
-				t.cells[mi][j].best = t.cells[mi][j].defined && values[mi][j] == best
+				if t.cells[mi][j].defined {
+					defined++
+					if values[mi][j] == best {
+						tied++
+					}
+				}
+			}
+			for mi := range models {
+				t.cells[mi][j].best = tied < defined && t.cells[mi][j].defined && values[mi][j] == best
 			}
 		}
 		for _, n := range grids {

@@ -52,16 +52,20 @@ func TestPaperTablesByHand(t *testing.T) {
 	if strings.Contains(got, "23.90") {
 		t.Error("the rect group leaked into the shape tables")
 	}
-	// Ties are all bold: with sft gone, gpt_5.5 and tiny% share 71.33.
+	// Ties are all bold: with sft gone, gpt_5.5 and tiny% share 71.33 above
+	// low's 30.00. A column where every model ties (8×8, gpt_5.5 alone) has
+	// no best.
 	rep := paperReport()
 	rep.Groups = append(rep.Groups[:2], rep.Groups[4:]...)
+	rep.Groups = append(rep.Groups, Group{Model: "low", Grid: 4, Condition: "shape", Metrics: Metrics{SC: 0.3}})
 	md.Reset()
 	rep.WritePaperMarkdown(&md, "shape")
-	if s := md.String(); !strings.Contains(s, "| gpt_5.5 | **54.22** | **71.33** |") || !strings.Contains(s, "| tiny% | 20.00 | **71.33** |") {
-		t.Errorf("tied best not both bold:\n%s", s)
+	if s := md.String(); !strings.Contains(s, "| gpt_5.5 | **54.22** | **71.33** | 6.10 | 39.40 |") || !strings.Contains(s, "| tiny% | 20.00 | **71.33** | – | – |") ||
+		!strings.Contains(s, "| low | 0.00 | 30.00 | – | – |") {
+		t.Errorf("tied best not both bold, or a lone model bold:\n%s", s)
 	}
 	md.Reset()
-	if err := paperReport().WritePaperMarkdown(&md, "rect"); err != nil || !strings.Contains(md.String(), "| gpt_5.5 | **23.90** | **1.00** |") {
+	if err := paperReport().WritePaperMarkdown(&md, "rect"); err != nil || !strings.Contains(md.String(), "| gpt_5.5 | 23.90 | 1.00 |") {
 		t.Errorf("rect tables: %v\n%s", err, md.String())
 	}
 	if err := (&Report{}).WritePaperMarkdown(&md, ""); err == nil {
