@@ -92,7 +92,7 @@ func formatP(p float64) string {
 type pairedRow struct {
 	label  [4]string // model(s), grid, condition or "", pairs
 	grid   int
-	counts string    // the one-sided counts
+	counts string // the one-sided counts
 	diff   PairedDiff
 }
 
