@@ -117,7 +117,11 @@ func (r *Report) paperLayout(cond string) ([2]paperTable, error) {
 		for _, n := range grids {
 			b := BaselineOf(n)
 			for _, m := range spec.metrics {
-				t.baseline = append(t.baseline, paperCell{text: percent2(b.vector()[m.index()]), defined: true})
+				text := percent2(b.vector()[m.index()])
+				if m == PlotEM && text == "0.00" { // 1/(N²)! underflows float64 from N = 13
+					text = "<0.01"
+				}
+				t.baseline = append(t.baseline, paperCell{text: text, defined: true})
 			}
 		}
 		out[ti] = t
@@ -134,8 +138,9 @@ func latexEscape(s string) string {
 }
 
 // WriteLaTeX writes the two paper tables for condition cond ("" means
-// shape) as a LaTeX document using booktabs; each table environment can be
-// copied into a paper as it is.
+// shape) as a LaTeX document using booktabs (and graphicx, to shrink a
+// table wider than the text); each table environment can be copied into a
+// paper as it is.
 func (r *Report) WriteLaTeX(w io.Writer, cond string) error {
 	tables, err := r.paperLayout(cond)
 	if err != nil {
@@ -143,10 +148,12 @@ func (r *Report) WriteLaTeX(w io.Writer, cond string) error {
 	}
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "%% jigbench score: the JigShape result tables (docs/analysis.md).\n")
-	fmt.Fprintf(bw, "\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n")
+	fmt.Fprintf(bw, "\\documentclass{article}\n\\usepackage{booktabs}\n\\usepackage{graphicx}\n\\begin{document}\n")
 	for _, t := range tables {
 		cols := len(t.grids) * 2
 		fmt.Fprintf(bw, "\n\\begin{table}[t]\n\\centering\n\\small\n\\caption{%s}\n\\label{tab:jigshape-%s}\n\\medskip\n", latexEscape(t.caption), t.label)
+		// Shrunk to the text width only when wider (long names, four grids).
+		fmt.Fprintf(bw, "\\setlength{\\tabcolsep}{4pt}\n\\resizebox{\\ifdim\\width>\\linewidth\\linewidth\\else\\width\\fi}{!}{%%\n")
 		fmt.Fprintf(bw, "\\begin{tabular}{l%s}\n\\toprule\n", strings.Repeat("rr", len(t.grids)))
 		for _, n := range t.grids {
 			fmt.Fprintf(bw, " & \\multicolumn{2}{c}{$%d\\times%d$}", n, n)
@@ -180,7 +187,7 @@ func (r *Report) WriteLaTeX(w io.Writer, cond string) error {
 		for _, c := range t.baseline {
 			fmt.Fprintf(bw, " & %s", cell(c))
 		}
-		fmt.Fprintf(bw, " \\\\\n\\bottomrule\n\\end{tabular}\n\\end{table}\n")
+		fmt.Fprintf(bw, " \\\\\n\\bottomrule\n\\end{tabular}}\n\\end{table}\n")
 	}
 	fmt.Fprintf(bw, "\n\\end{document}\n")
 	return bw.Flush()

@@ -104,9 +104,18 @@ func TestPaperTablesCompile(t *testing.T) {
 	rep := paperReport()
 	// Every character TeX treats specially, in a model name.
 	rep.Groups = append(rep.Groups, Group{Model: `a\b{c}~^<>$#_&%|−×é`, Grid: 4, Condition: "shape", Baseline: BaselineOf(4)})
+	// The paper's four grids and its longest model name must fit the page.
+	for _, n := range []int{12, 16} {
+		rep.Groups = append(rep.Groups, Group{Model: "Llama-4-Maverick-17B-128E-Instruct-FP8", Grid: n, Condition: "shape",
+			Metrics: Metrics{PA: 0.0067, EM: 0, AA: 0.0261, SC: 0.4235}, Baseline: BaselineOf(n)})
+	}
 	var tex bytes.Buffer
 	if err := rep.WriteLaTeX(&tex, ""); err != nil {
 		t.Fatal(err)
+	}
+	// 1/256! underflows to 0 but is not 0.
+	if !strings.Contains(tex.String(), ` & 0.39 & $<$0.01 \\`) {
+		t.Errorf("the 16×16 EM baseline is not <0.01:\n%s", tex.String())
 	}
 	path := filepath.Join(dir, "tables.tex")
 	if err := os.WriteFile(path, tex.Bytes(), 0o644); err != nil {
