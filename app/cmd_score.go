@@ -21,7 +21,9 @@ const scoreUsage = `usage: jigbench score --truth DIR --pred [NAME=]PATH [--pred
                       [--json FILE] [--csv FILE] [--markdown FILE] [--instances-csv FILE]
                       [--heatmap FILE.png --heatmap-metric pa|aa|sc [--heatmap-grid N]
                        [--heatmap-model NAME] [--heatmap-condition shape|rect]]
-                      [--bootstrap 2000] [--seed 1]
+                      [--compare A,B] [--plot FILE.png --plot-metric pa|em|aa|sc [--above-chance]]
+                      [--ablation-heatmap FILE.png] [--latex FILE.tex] [--paper-markdown FILE.md]
+                      [--paper-condition shape|rect] [--bootstrap 2000] [--seed 1]
     Scores model answers to JigShape puzzles: PA, EM, AA (and AA directed), SC
     per model × grid × condition, with 95% bootstrap intervals and the exact
     random-permutation baselines, and prints a model × grid table.
@@ -40,6 +42,18 @@ const scoreUsage = `usage: jigbench score --truth DIR --pred [NAME=]PATH [--pred
     --heatmap draws one model × grid × condition as a PNG (viridis scale,
       legend 0–1); model, grid and condition may be left out when there is
       only one.
+    Models answered in both conditions get the paired shape − rect ablation
+    (docs/analysis.md) and every report the piece-type breakdown, in --json
+    ("ablation", "piece_types"), --markdown and the printed table.
+    --compare A,B adds model A − model B on their shared instances
+      ("comparisons").
+    --plot draws the scaling curve of --plot-metric (a line per model ×
+      condition, 95% bands, random baseline dashed); --above-chance plots
+      (m − b)/(1 − b) instead. --ablation-heatmap draws shape − rect per
+      model, grid and metric on a diverging scale.
+    --latex writes the paper's Table A (PA, EM) and Table B (AA, SC) as a
+      booktabs LaTeX document, --paper-markdown the same tables in Markdown;
+      both for --paper-condition (default shape).
 `
 
 func init() {
@@ -113,6 +127,14 @@ func runScore(e *env, args []string) error {
 	heatGrid := fs.Int("heatmap-grid", 0, "grid of the heatmap")
 	heatModel := fs.String("heatmap-model", "", "model of the heatmap")
 	heatCond := fs.String("heatmap-condition", "", "condition of the heatmap")
+	compare := fs.String("compare", "", "A,B: model A − model B on shared instances")
+	plotOut := fs.String("plot", "", "draw the scaling curve PNG here")
+	plotMetric := fs.String("plot-metric", "", "pa, em, aa or sc")
+	aboveChance := fs.Bool("above-chance", false, "plot (m − b)/(1 − b)")
+	ablationOut := fs.String("ablation-heatmap", "", "draw the shape − rect heatmap PNG here")
+	latexOut := fs.String("latex", "", "write the paper tables as LaTeX here")
+	paperMD := fs.String("paper-markdown", "", "write the paper tables as Markdown here")
+	paperCond := fs.String("paper-condition", puzzle.ConditionShape, "condition of the paper tables")
 	reps := fs.Int("bootstrap", score.MinReplicates, "bootstrap replicates")
 	seed := fs.Uint64("seed", 1, "bootstrap seed")
 	if err := parseFlags(fs, args, false); err != nil {
@@ -132,6 +154,11 @@ func runScore(e *env, args []string) error {
 	case *heatCond != "" && *heatCond != puzzle.ConditionShape && *heatCond != puzzle.ConditionRect:
 		return usagef("--heatmap-condition must be shape or rect")
 	}
+	analyses, err := parseAnalysisFlags(*compare, *plotOut, *plotMetric, *aboveChance, *paperCond)
+	if err != nil {
+		return err
+	}
+	analyses.ablation, analyses.latex, analyses.paperMD = *ablationOut, *latexOut, *paperMD
 	var metric score.HeatmapMetric
 	if *heatOut != "" {
 		var err error
@@ -162,6 +189,9 @@ func runScore(e *env, args []string) error {
 	if len(rep.Groups) == 0 {
 		return fmt.Errorf("no answer matched any instance in %s; check that the answers' ids are the instance folders' names", *truthDir)
 	}
+	if err := analyses.compareModels(ctx, rep); err != nil {
+		return err
+	}
 	for _, out := range []struct {
 		path  string
 		write func(io.Writer) error
@@ -176,6 +206,9 @@ func runScore(e *env, args []string) error {
 		if err := os.WriteFile(out.path, b.Bytes(), 0o644); err != nil {
 			return fmt.Errorf("write %s: %w", out.path, fsutil.WithoutPath(err))
 		}
+	}
+	if err := analyses.write(rep); err != nil {
+		return err
 	}
 	if *heatOut != "" {
 		if err := writeHeatmap(rep, *heatOut, metric, *heatModel, *heatGrid, *heatCond); err != nil {

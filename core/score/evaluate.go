@@ -150,5 +150,8 @@ func EvaluateSets(ctx context.Context, truth *TruthSet, sets []*AnswerSet, opt O
 	}
 	rep.Groups = groups
 	rep.Bootstrap = opt.Bootstrap.withDefaults()
+	if err := rep.analyse(ctx); err != nil {
+		return nil, err
+	}
 	return rep, nil
 }

@@ -26,6 +26,11 @@ type Report struct {
 	// Problems are things a person should know: skipped lines and files,
 	// unmatched IDs, grids left out.
 	Problems []string `json:"problems"`
+	// Ablation, Comparisons and PieceTypes are the analyses of
+	// docs/analysis.md (analysis.go).
+	Ablation    []Ablation       `json:"ablation"`
+	Comparisons []Comparison     `json:"comparisons"`
+	PieceTypes  []PieceTypeGroup `json:"piece_types"`
 	// Truth is what was scored against (for heatmaps and reassembly views).
 	Truth *TruthSet `json:"-"`
 }
@@ -42,6 +47,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	if out.Problems == nil {
 		out.Problems = []string{}
 	}
+	out.emptyAnalyses()
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", " ")
 	return enc.Encode(out)
@@ -168,6 +174,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			fmt.Fprintln(bw)
 		}
 	}
+	r.writeAnalysesMarkdown(bw)
 	if len(r.Problems) > 0 {
 		fmt.Fprintf(bw, "\n## Problems\n\n")
 		for _, p := range r.Problems {
@@ -254,6 +261,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 			fmt.Fprintln(bw)
 		}
 	}
+	r.writeAnalysesTable(bw)
 	return bw.Flush()
 }
 
