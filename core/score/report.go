@@ -168,6 +168,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			fmt.Fprintln(bw)
 		}
 	}
+	r.writeExtrasMarkdown(bw)
 	if len(r.Problems) > 0 {
 		fmt.Fprintf(bw, "\n## Problems\n\n")
 		for _, p := range r.Problems {
@@ -254,6 +255,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 			fmt.Fprintln(bw)
 		}
 	}
+	r.writeExtrasTable(bw)
 	return bw.Flush()
 }
 
