@@ -151,7 +151,7 @@ func runScore(e *env, args []string) error {
 		prog.done()
 		return err
 	}
-	rep, err := score.Evaluate(ctx, truth, sources, score.Options{Bootstrap: score.BootstrapOptions{Replicates: *reps, Seed: *seed}}, prog.update)
+	rep, err := score.Evaluate(ctx, truth, sources, score.Options{Bootstrap: score.BootstrapOptions{Replicates: *reps, Seed: *seed}, Exchange: render.InstanceExchange}, prog.update)
 	prog.done()
 	if err != nil {
 		return err

@@ -80,9 +80,9 @@ func (o Options) Validate() error {
 	return nil
 }
 
-// validateFor checks the settings that depend on the grid: fewer revealed
+// ValidateFor checks the settings that depend on the grid: fewer revealed
 // pieces than there are pieces, at most one similarity group per piece.
-func (o Options) validateFor(n int) error {
+func (o Options) ValidateFor(n int) error {
 	if o.Reveal >= n*n {
 		return fmt.Errorf("reveal %d leaves no piece to place in a %d×%d puzzle (at most %d)", o.Reveal, n, n, n*n-1)
 	}

@@ -197,7 +197,7 @@ func New(n int, seed uint64, source [32]byte, width, height int, opt Options) (*
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
-	if err := opt.validateFor(n); err != nil {
+	if err := opt.ValidateFor(n); err != nil {
 		return nil, err
 	}
 	if width%n != 0 || height%n != 0 {
