@@ -99,7 +99,10 @@ func Ambiguity(ctx context.Context, truth *TruthSet, f ExchangeFunc, progress Pr
 		g.UniqueRectShare = float64(g.UniqueRect) / float64(g.Instances)
 	}
 	if len(rep.Instances) == 0 {
-		return nil, fmt.Errorf("no instance's exchangeable pieces could be computed (%s)", rep.Problems[len(rep.Problems)-1])
+		if len(problems) > 0 {
+			return nil, fmt.Errorf("no instance's exchangeable pieces could be computed (%s)", problems[len(problems)-1])
+		}
+		return nil, fmt.Errorf("no instance read from a folder, so no pixels to compare")
 	}
 	return rep, nil
 }
