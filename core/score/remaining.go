@@ -47,19 +47,8 @@ func ScoreRemaining(t *Truth, pred []int) Metrics {
 	for k, c := range t.Cell {
 		trueAt[c] = k
 	}
-	occ := make([]int, cells) // the piece predicted in each cell, -1 none, -2 several
-	for i := range occ {
-		occ[i] = -1
-	}
-	for k, c := range pred {
-		switch {
-		case c < 0:
-		case occ[c] == -1:
-			occ[c] = k
-		default:
-			occ[c] = -2
-		}
-	}
+	occ := make([]int, cells)
+	fillOccupants(occ, pred)
 	pairs, adj, directed, compatible := 0, 0, 0, 0
 	for p := range cells {
 		r, c := p/n, p%n
@@ -87,4 +76,21 @@ func ScoreRemaining(t *Truth, pred []int) Metrics {
 		m.SC = float64(compatible) / float64(pairs)
 	}
 	return m
+}
+
+// fillOccupants sets occ[c] to the piece predicted in cell c: -1 when none
+// is, -2 when several are (a collision; the cell is not filled).
+func fillOccupants(occ, pred []int) {
+	for i := range occ {
+		occ[i] = -1
+	}
+	for k, c := range pred {
+		switch {
+		case c < 0:
+		case occ[c] == -1:
+			occ[c] = k
+		default:
+			occ[c] = -2
+		}
+	}
 }
