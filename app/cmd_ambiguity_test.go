@@ -115,6 +115,30 @@ func TestGenerateHints(t *testing.T) {
 	if !strings.Contains(string(prompt), "look alike in colour.") {
 		t.Error("the prompt has no colour groups")
 	}
+	// The oracle's answer, scored: a section on the remaining pieces, all 100 %.
+	var doc struct {
+		ID       string          `json:"id"`
+		Solution json.RawMessage `json:"solution"`
+	}
+	raw, err := os.ReadFile(filepath.Join(inst, "instance.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	answers := filepath.Join(t.TempDir(), "oracle.jsonl")
+	if err := os.WriteFile(answers, []byte(fmt.Sprintf(`{"id": %q, "prediction": %s}`+"\n", doc.ID, doc.Solution)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, table, stderr := runCLI("score", "--truth", dir, "--pred", "oracle="+answers)
+	if code != 0 {
+		t.Fatalf("score: %s", stderr)
+	}
+	i := strings.Index(table, "on the remaining pieces")
+	if i < 0 || strings.Count(table[i:], "100.00%") != 5 {
+		t.Errorf("no remaining-pieces section, or not all 100 %%:\n%s", table)
+	}
 	for _, bad := range [][]string{{"--reveal", "16"}, {"--hints", "colour"}, {"--clusters", "2"}, {"--reveal", "-1"}} {
 		args := append([]string{"generate", "--demo", "alpine-lake", "--grid", "4", "--seed", "2", "--out", dir}, bad...)
 		if code, _, stderr := runCLI(args...); code != exitUsage {
