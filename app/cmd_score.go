@@ -21,7 +21,7 @@ const scoreUsage = `usage: jigbench score --truth DIR --pred [NAME=]PATH [--pred
                       [--json FILE] [--csv FILE] [--markdown FILE] [--instances-csv FILE]
                       [--heatmap FILE.png --heatmap-metric pa|aa|sc [--heatmap-grid N]
                        [--heatmap-model NAME] [--heatmap-condition shape|rect]]
-                      [--bootstrap 2000] [--seed 1]
+                      [--bootstrap 2000] [--seed 1] [--exchangeable=false]
     Scores model answers to JigShape puzzles: PA, EM, AA (and AA directed), SC
     per model × grid × condition, with 95% bootstrap intervals and the exact
     random-permutation baselines, and prints a model × grid table.
@@ -37,6 +37,10 @@ const scoreUsage = `usage: jigbench score --truth DIR --pred [NAME=]PATH [--pred
     --json writes {"format":"jigbench.score-report/v1","groups":[…],
       "instances":[…]}; --csv one row per group; --markdown tables;
       --instances-csv one row per instance.
+    PA up to exchangeable pieces (docs/ambiguity-and-hints.md) is reported
+      beside PA; it reads each answered instance's solved.png, which
+      --exchangeable=false skips. Instances with revealed pieces (--reveal)
+      are also scored on the remaining pieces.
     --heatmap draws one model × grid × condition as a PNG (viridis scale,
       legend 0–1); model, grid and condition may be left out when there is
       only one.
@@ -115,6 +119,7 @@ func runScore(e *env, args []string) error {
 	heatCond := fs.String("heatmap-condition", "", "condition of the heatmap")
 	reps := fs.Int("bootstrap", score.MinReplicates, "bootstrap replicates")
 	seed := fs.Uint64("seed", 1, "bootstrap seed")
+	exchangeable := fs.Bool("exchangeable", true, "compute PA up to exchangeable pieces (reads each answered instance's solved.png)")
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
@@ -151,7 +156,11 @@ func runScore(e *env, args []string) error {
 		prog.done()
 		return err
 	}
-	rep, err := score.Evaluate(ctx, truth, sources, score.Options{Bootstrap: score.BootstrapOptions{Replicates: *reps, Seed: *seed}, Exchange: render.InstanceExchange}, prog.update)
+	opt := score.Options{Bootstrap: score.BootstrapOptions{Replicates: *reps, Seed: *seed}}
+	if *exchangeable {
+		opt.Exchange = render.InstanceExchange
+	}
+	rep, err := score.Evaluate(ctx, truth, sources, opt, prog.update)
 	prog.done()
 	if err != nil {
 		return err

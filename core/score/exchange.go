@@ -91,12 +91,18 @@ func (s *TruthSet) computeExchange(ctx context.Context, ids map[string]bool, f E
 		return nil, err
 	}
 	var problems []string
+	failed := 0
 	for i, ti := range todo {
-		if errs[i] != nil {
-			problems = append(problems, fmt.Sprintf("no PA up to exchangeable pieces for %s: %v", ti.ID, errs[i]))
+		if errs[i] == nil {
+			ti.Exchange = results[i]
 			continue
 		}
-		ti.Exchange = results[i]
+		if failed++; failed <= maxProblems {
+			problems = append(problems, fmt.Sprintf("no exchangeable pieces computed for %s: %v", ti.ID, errs[i]))
+		}
+	}
+	if failed > maxProblems {
+		problems = append(problems, fmt.Sprintf("… and %d more instances without exchangeable pieces", failed-maxProblems))
 	}
 	return problems, nil
 }
