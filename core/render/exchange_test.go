@@ -160,3 +160,40 @@ func TestInstanceExchangeReadsFolders(t *testing.T) {
 		t.Error("an empty folder gave classes")
 	}
 }
+
+// BenchmarkInstanceExchange reads a 16×16 instance at size 1024 and finds
+// its classes in both conditions, as scoring does for every answered instance.
+func BenchmarkInstanceExchange(b *testing.B) {
+	img, err := demo.Image("alpine-lake")
+	if err != nil {
+		b.Fatal(err)
+	}
+	g, err := Generate(SourceFromImage("alpine-lake", img), 16, 1, puzzle.DefaultOptions())
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir, err := g.WriteDir(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("folder", func(b *testing.B) {
+		for b.Loop() {
+			if _, _, err := InstanceExchange(dir); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("classes", func(b *testing.B) {
+		for b.Loop() {
+			ExchangeClasses(g.Puzzle, g.Solved, true)
+			ExchangeClasses(g.Puzzle, g.Solved, false)
+		}
+	})
+	b.Run("load", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := LoadImage(dir + "/" + FileSolved); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
