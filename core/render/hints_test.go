@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/jigbench/jigbench/core/puzzle"
+	"github.com/jigbench/jigbench/core/render/demo"
 )
 
 var revealLine = regexp.MustCompile(`Piece (\d+) belongs at \[(\d+), (\d+)\]\.`)
@@ -124,5 +125,27 @@ func TestHintedInstanceRoundTrip(t *testing.T) {
 	}
 	if len(pub.Hints.Revealed) != 3 || pub.Hints.Revealed[0] != inst.Hints.Revealed[0] {
 		t.Errorf("public hints %+v", pub.Hints)
+	}
+}
+
+// TestHintsGolden pins the hints of one demo instance, so a change in the
+// draw order, the histograms or k-means shows.
+func TestHintsGolden(t *testing.T) {
+	img, err := demo.Image("alpine-lake")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := puzzle.DefaultOptions()
+	opt.Reveal, opt.Hints = 3, puzzle.HintsSimilarity
+	g, err := Generate(SourceFromImage("alpine-lake", img), 6, 1, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(g.Puzzle.Revealed); got != "[16 30 33]" {
+		t.Errorf("revealed %s", got)
+	}
+	want := "[[0 1 2 4 10 11 16 17 19 23 24 26 27 28 30 32 33 35] [3 6 7 8 12 13 14 15 18 21 29 34] [5 9 20 22 25 31]]"
+	if got := fmt.Sprint(g.Instance.Hints.Similarity); got != want {
+		t.Errorf("similarity groups %s, want %s", got, want)
 	}
 }
