@@ -94,6 +94,17 @@ func TestExchangeClassesByBruteForce(t *testing.T) {
 					}
 				}
 			}
+			// All classes at once: each class's pieces rotated by one cell.
+			q := swapped(g.Puzzle, 0, 0)
+			for _, class := range e.Classes() {
+				for i, id := range class {
+					q.CellOf[id] = g.Puzzle.CellOf[class[(i+1)%len(class)]]
+					q.IDAt[q.CellOf[id].Row*q.N+q.CellOf[id].Col] = id
+				}
+			}
+			if data, err := EncodePNG(Sheet(q, g.Solved, shaped, DefaultSheet)); err != nil || !bytes.Equal(data, orig) {
+				t.Errorf("%s %d×%d shaped=%v: rotating every class at once changed the sheet", tc.name, tc.n, tc.n, shaped)
+			}
 			if same == 0 || same != e.Pairs() {
 				t.Errorf("%s %d×%d shaped=%v: %d exchangeable pairs by re-rendering, %d from the classes (want equal and > 0)",
 					tc.name, tc.n, tc.n, shaped, same, e.Pairs())
