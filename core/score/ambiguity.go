@@ -107,15 +107,41 @@ func Ambiguity(ctx context.Context, truth *TruthSet, f ExchangeFunc, progress Pr
 	return rep, nil
 }
 
-// WriteJSON writes the report as indented JSON.
+// WriteJSON writes the report with one grid, instance or problem a line,
+// so a large dataset's report stays readable and diffable.
 func (r *AmbiguityReport) WriteJSON(w io.Writer) error {
-	out := *r
-	if out.Problems == nil {
-		out.Problems = []string{}
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "{\n \"format\": %q,\n", r.Format)
+	lists := []struct {
+		name  string
+		n     int
+		item  func(i int) any
+		comma string
+	}{
+		{"grids", len(r.Grids), func(i int) any { return r.Grids[i] }, ","},
+		{"instances", len(r.Instances), func(i int) any { return r.Instances[i] }, ","},
+		{"problems", len(r.Problems), func(i int) any { return r.Problems[i] }, ""},
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", " ")
-	return enc.Encode(out)
+	for _, l := range lists {
+		fmt.Fprintf(bw, " %q: [", l.name)
+		for i := range l.n {
+			b, err := json.Marshal(l.item(i))
+			if err != nil {
+				return err
+			}
+			if i > 0 {
+				bw.WriteByte(',')
+			}
+			bw.WriteString("\n  ")
+			bw.Write(b)
+		}
+		if l.n > 0 {
+			bw.WriteString("\n ")
+		}
+		fmt.Fprintf(bw, "]%s\n", l.comma)
+	}
+	bw.WriteString("}\n")
+	return bw.Flush()
 }
 
 // WriteTable writes the per-grid summary and one line per instance.
