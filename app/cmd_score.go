@@ -23,7 +23,7 @@ const scoreUsage = `usage: jigbench score --truth DIR --pred [NAME=]PATH [--pred
                        [--heatmap-model NAME] [--heatmap-condition shape|rect]]
                       [--compare A,B] [--plot FILE.png --plot-metric pa|em|aa|sc [--above-chance]]
                       [--ablation-heatmap FILE.png] [--latex FILE.tex] [--paper-markdown FILE.md]
-                      [--paper-condition shape|rect] [--bootstrap 2000] [--seed 1]
+                      [--paper-condition shape|rect] [--bootstrap 2000] [--seed 1] [--exchangeable=false]
     Scores model answers to JigShape puzzles: PA, EM, AA (and AA directed), SC
     per model × grid × condition, with 95% bootstrap intervals and the exact
     random-permutation baselines, and prints a model × grid table.
@@ -39,6 +39,10 @@ const scoreUsage = `usage: jigbench score --truth DIR --pred [NAME=]PATH [--pred
     --json writes {"format":"jigbench.score-report/v1","groups":[…],
       "instances":[…]}; --csv one row per group; --markdown tables;
       --instances-csv one row per instance.
+    PA up to exchangeable pieces (docs/ambiguity-and-hints.md) is reported
+      beside PA; it reads each answered instance's solved.png, which
+      --exchangeable=false skips. Instances with revealed pieces (--reveal)
+      are also scored on the remaining pieces.
     --heatmap draws one model × grid × condition as a PNG (viridis scale,
       legend 0–1); model, grid and condition may be left out when there is
       only one.
@@ -137,6 +141,7 @@ func runScore(e *env, args []string) error {
 	paperCond := fs.String("paper-condition", puzzle.ConditionShape, "condition of the paper tables")
 	reps := fs.Int("bootstrap", score.MinReplicates, "bootstrap replicates")
 	seed := fs.Uint64("seed", 1, "bootstrap seed")
+	exchangeable := fs.Bool("exchangeable", true, "compute PA up to exchangeable pieces (reads each answered instance's solved.png)")
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
@@ -178,7 +183,11 @@ func runScore(e *env, args []string) error {
 		prog.done()
 		return err
 	}
-	rep, err := score.Evaluate(ctx, truth, sources, score.Options{Bootstrap: score.BootstrapOptions{Replicates: *reps, Seed: *seed}}, prog.update)
+	opt := score.Options{Bootstrap: score.BootstrapOptions{Replicates: *reps, Seed: *seed}}
+	if *exchangeable {
+		opt.Exchange = render.InstanceExchange
+	}
+	rep, err := score.Evaluate(ctx, truth, sources, opt, prog.update)
 	prog.done()
 	if err != nil {
 		return err

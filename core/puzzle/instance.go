@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -33,7 +34,9 @@ type Instance struct {
 	Edges    EdgeInfo    `json:"edges"`
 	Pieces   []PieceFile `json:"pieces"`
 	Solution Solution    `json:"solution"`
-	Layout   Layout      `json:"layout"`
+	// Hints are the hint studies' extras (absent without them).
+	Hints  *Hints `json:"hints,omitempty"`
+	Layout Layout `json:"layout"`
 }
 
 // SourceInfo identifies the source image.
@@ -161,6 +164,7 @@ func (p *Puzzle) Instance(name string, srcWidth, srcHeight int) *Instance {
 		Edges:   EdgeInfo{p.Horizontal, p.Vertical},
 		Pieces:  make([]PieceFile, n*n),
 		Layout:  p.Layout,
+		Hints:   p.hints(),
 	}
 	inst.Solution = append(Solution(nil), p.CellOf...)
 	for id, c := range p.CellOf {
@@ -244,6 +248,11 @@ func (inst *Instance) MarshalIndent() ([]byte, error) {
 	b.WriteString("\n  ],\n")
 	if err := field("solution", inst.Solution, false); err != nil {
 		return nil, err
+	}
+	if inst.Hints != nil {
+		if err := field("hints", inst.Hints, false); err != nil {
+			return nil, err
+		}
 	}
 	if err := field("layout", inst.Layout, true); err != nil {
 		return nil, err
@@ -333,6 +342,30 @@ func (inst *Instance) check() error {
 	if inst.Piece.Width < 1 || inst.Piece.Height < 1 || inst.Layout.SlotWidth < inst.Piece.Width || inst.Layout.SlotHeight < inst.Piece.Height {
 		return fmt.Errorf("piece or slot size is missing")
 	}
+	return inst.checkHints()
+}
+
+// checkHints checks the hints against the options that asked for them and
+// the revealed cells against the solution.
+func (inst *Instance) checkHints() error {
+	h, o := inst.Hints, inst.Options
+	if h == nil {
+		h = &Hints{}
+	}
+	if err := h.check(inst.Grid); err != nil {
+		return err
+	}
+	if len(h.Revealed) != o.Reveal {
+		return fmt.Errorf("options reveal %d pieces but hints list %d", o.Reveal, len(h.Revealed))
+	}
+	if (o.Hints == HintsSimilarity) != (h.Similarity != nil) {
+		return fmt.Errorf("similarity groups are present without similarity hints, or missing with them")
+	}
+	for _, rp := range h.Revealed {
+		if (inst.Solution[rp.ID] != Cell{rp.Row, rp.Col}) {
+			return fmt.Errorf("hints reveal piece %d at (%d, %d), but the solution has it elsewhere", rp.ID, rp.Row, rp.Col)
+		}
+	}
 	return nil
 }
 
@@ -361,6 +394,12 @@ func (inst *Instance) Puzzle() (*Puzzle, error) {
 				return nil, fmt.Errorf("instance %s: the edges do not follow from its seed (edited by hand?)", inst.ID)
 			}
 		}
+	}
+	if !slices.Equal(p.Revealed, inst.Hints.RevealedIDs()) {
+		return nil, fmt.Errorf("instance %s: the revealed pieces do not follow from its seed (edited by hand?)", inst.ID)
+	}
+	if inst.Hints != nil {
+		p.Similarity = inst.Hints.Similarity
 	}
 	return p, nil
 }

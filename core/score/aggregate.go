@@ -56,6 +56,10 @@ type Group struct {
 	Metrics
 	CI       Intervals     `json:"ci"`
 	Baseline GroupBaseline `json:"baseline"`
+	// PAExchangeable and Remaining summarise the instance fields of the
+	// same names (groupextras.go); nil when no instance has them.
+	PAExchangeable *Estimate       `json:"pa_exchangeable,omitempty"`
+	Remaining      *RemainingGroup `json:"remaining,omitempty"`
 }
 
 // BootstrapOptions control the percentile bootstrap over instances.

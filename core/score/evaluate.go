@@ -27,6 +27,12 @@ type InstanceScore struct {
 	Pred []int `json:"-"`
 	// Raw is an invalid answer's text, for display (see AnswerRecord.Raw).
 	Raw string `json:"-"`
+	// PAExchangeable is PA up to exchangeable pieces (exchange.go); nil
+	// when the instance's classes are unknown.
+	PAExchangeable *float64 `json:"pa_exchangeable,omitempty"`
+	// Remaining are the metrics over the pieces the prompt did not reveal
+	// (remaining.go); nil without revealed pieces.
+	Remaining *Metrics `json:"remaining,omitempty"`
 }
 
 // ReasonNoAnswer is the reason recorded for an instance without an answer.
@@ -65,6 +71,7 @@ func ScoreAnswers(truth *TruthSet, set *AnswerSet) (scores []InstanceScore, note
 			is.UnknownIDs, is.BadPositions = rec.Unknown, rec.BadPositions
 			is.Pred = rec.Cells
 		}
+		is.scoreHintsAndExchange(ti.Truth)
 		scores = append(scores, is)
 	}
 	for _, g := range sortedKeys(skipped) {
@@ -86,6 +93,9 @@ func sortedKeys(m map[int]int) []int {
 // Options control Evaluate.
 type Options struct {
 	Bootstrap BootstrapOptions
+	// Exchange, if set, computes an instance folder's exchangeable classes
+	// (render.InstanceExchange), for PA up to exchangeable pieces.
+	Exchange ExchangeFunc
 }
 
 // Evaluate loads every source's answers, scores them against truth and
@@ -133,6 +143,13 @@ func EvaluateSets(ctx context.Context, truth *TruthSet, sets []*AnswerSet, opt O
 	progress = serial(progress)
 	rep := &Report{Format: ReportFormat, Truth: truth}
 	rep.Problems = append(rep.Problems, truth.Problems...)
+	if opt.Exchange != nil {
+		problems, err := truth.computeExchange(ctx, answeredIDs(sets), opt.Exchange, progress)
+		if err != nil {
+			return nil, err
+		}
+		rep.Problems = append(rep.Problems, problems...)
+	}
 	for _, set := range sets {
 		for _, p := range set.Problems {
 			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s", set.Model, p))
@@ -150,6 +167,9 @@ func EvaluateSets(ctx context.Context, truth *TruthSet, sets []*AnswerSet, opt O
 	}
 	rep.Groups = groups
 	rep.Bootstrap = opt.Bootstrap.withDefaults()
+	if err := rep.aggregateHintsAndExchange(ctx); err != nil {
+		return nil, err
+	}
 	if err := rep.analyse(ctx); err != nil {
 		return nil, err
 	}

@@ -174,6 +174,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			fmt.Fprintln(bw)
 		}
 	}
+	r.writeExtrasMarkdown(bw)
 	r.writeAnalysesMarkdown(bw)
 	if len(r.Problems) > 0 {
 		fmt.Fprintf(bw, "\n## Problems\n\n")
@@ -261,6 +262,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 			fmt.Fprintln(bw)
 		}
 	}
+	r.writeExtrasTable(bw)
 	r.writeAnalysesTable(bw)
 	return bw.Flush()
 }
