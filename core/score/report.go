@@ -26,6 +26,8 @@ type Report struct {
 	// Problems are things a person should know: skipped lines and files,
 	// unmatched IDs, grids left out.
 	Problems []string `json:"problems"`
+	// Usage is the token usage batch outputs reported (batch.go).
+	Usage []UsageGroup `json:"usage"`
 	// Truth is what was scored against (for heatmaps and reassembly views).
 	Truth *TruthSet `json:"-"`
 }
