@@ -241,5 +241,16 @@ func Run(o Options, report func(Result)) ([]Result, error) {
 			report(r)
 		}
 	}
+	// Models (models.go): requests, run overhead, export hf.
+	mr, err := Models(o.Dir, ModelsRequestCount, ModelsExportCount, (o.Runs+1)/2)
+	if err != nil {
+		return out, err
+	}
+	for _, r := range mr {
+		out = append(out, r)
+		if report != nil {
+			report(r)
+		}
+	}
 	return out, nil
 }

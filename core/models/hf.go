@@ -184,7 +184,12 @@ func writeSplit(ctx context.Context, dataDir, split string, items []Item, conds 
 				cw = &countingWriter{f: f}
 				w = parquet.NewGenericWriter[hfRow](cw,
 					parquet.KeyValueMetadata("huggingface", hfMetadata()),
+					// Without these, parquet-go keeps whole images as page
+					// bounds and index entries: files 5 × the PNG bytes.
 					parquet.SkipPageBounds("image", "bytes"),
+					parquet.DataPageStatistics(false),
+					parquet.ColumnIndexSizeLimit(func([]string) int { return 16 }),
+					parquet.PageBufferSize(16<<20),
 					parquet.CreatedBy("jigbench", "", ""))
 				groupBytes = 0
 			}
