@@ -151,75 +151,59 @@ func writeSplit(ctx context.Context, dataDir, split string, items []Item, conds 
 		return err
 	}
 	row := make([]hfRow, 1)
-	for i := range items {
-		it := &items[i]
-		inst, err := puzzle.ReadInstance(filepath.Join(it.Dir, render.FileInstance))
-		if err != nil {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	for next := range readRows(ctx, items, conds, split) {
+		if next.err != nil {
 			abort()
-			return sp, err
+			return sp, next.err
 		}
-		answer := score.MappingJSON(score.TruthOf(inst).Cell, inst.Grid)
-		for _, cond := range conds {
-			if err := ctx.Err(); err != nil {
+		if w == nil {
+			f, err := fsutil.Create(filepath.Join(dataDir, fmt.Sprintf("%s-%05d.parquet", split, len(files))))
+			if err != nil {
 				abort()
 				return sp, err
 			}
-			png, err := os.ReadFile(it.SheetPath(cond))
-			if err != nil {
-				abort()
-				return sp, fmt.Errorf("instance %s: cannot read its %s sheet: %v", it.ID, cond, fsutil.WithoutPath(err))
-			}
-			prompt, err := os.ReadFile(it.PromptPath(cond))
-			if err != nil {
-				abort()
-				return sp, fmt.Errorf("instance %s: cannot read its %s prompt: %v", it.ID, cond, fsutil.WithoutPath(err))
-			}
-			if w == nil {
-				f, err := fsutil.Create(filepath.Join(dataDir, fmt.Sprintf("%s-%05d.parquet", split, len(files))))
-				if err != nil {
-					abort()
-					return sp, err
-				}
-				files = append(files, f)
-				cw = &countingWriter{f: f}
-				w = parquet.NewGenericWriter[hfRow](cw,
-					parquet.KeyValueMetadata("huggingface", hfMetadata()),
-					// Without these, parquet-go keeps whole images as page
-					// bounds and index entries: files 5 × the PNG bytes.
-					parquet.SkipPageBounds("image", "bytes"),
-					parquet.DataPageStatistics(false),
-					parquet.ColumnIndexSizeLimit(func([]string) int { return 16 }),
-					parquet.PageBufferSize(16<<20),
-					parquet.CreatedBy("jigbench", "", ""))
-				groupBytes = 0
-			}
-			row[0] = hfRow{
-				ID: it.ID, Grid: int32(it.Grid), Condition: cond,
-				Image:  hfImage{Bytes: png, Path: it.ID + "/" + cond + ".png"},
-				Prompt: string(prompt), Answer: answer, Source: it.Source, Seed: int64(it.Seed), Split: split,
-			}
-			if _, err := w.Write(row); err != nil {
+			files = append(files, f)
+			cw = &countingWriter{f: f}
+			w = parquet.NewGenericWriter[hfRow](cw,
+				parquet.KeyValueMetadata("huggingface", hfMetadata()),
+				// Without these, parquet-go keeps whole images as page
+				// bounds and index entries: files 5 × the PNG bytes.
+				parquet.SkipPageBounds("image", "bytes"),
+				parquet.DataPageStatistics(false),
+				parquet.ColumnIndexSizeLimit(func([]string) int { return 16 }),
+				parquet.PageBufferSize(16<<20),
+				parquet.CreatedBy("jigbench", "", ""))
+			groupBytes = 0
+		}
+		row[0] = next.row
+		if _, err := w.Write(row); err != nil {
+			abort()
+			return sp, fmt.Errorf("write %s parquet: %v", split, err)
+		}
+		sp.Rows++
+		r := &next.row
+		size := int64(len(r.Image.Bytes) + len(r.Prompt) + len(r.Answer) + len(r.ID) + 64)
+		groupBytes += size
+		if groupBytes >= opt.RowGroupBytes {
+			if err := w.Flush(); err != nil {
 				abort()
 				return sp, fmt.Errorf("write %s parquet: %v", split, err)
 			}
-			sp.Rows++
-			size := int64(len(png) + len(prompt) + len(answer) + len(it.ID) + 64)
-			groupBytes += size
-			if groupBytes >= opt.RowGroupBytes {
-				if err := w.Flush(); err != nil {
+			groupBytes = 0
+			if cw.n >= opt.FileBytes {
+				if err := closeFile(); err != nil {
 					abort()
 					return sp, fmt.Errorf("write %s parquet: %v", split, err)
 				}
-				groupBytes = 0
-				if cw.n >= opt.FileBytes {
-					if err := closeFile(); err != nil {
-						abort()
-						return sp, fmt.Errorf("write %s parquet: %v", split, err)
-					}
-				}
 			}
-			rowDone()
 		}
+		rowDone()
+	}
+	if err := ctx.Err(); err != nil {
+		abort()
+		return sp, err
 	}
 	if err := closeFile(); err != nil {
 		abort()
@@ -251,6 +235,57 @@ func writeSplit(ctx context.Context, dataDir, split string, items []Item, conds 
 		}
 	}
 	return sp, nil
+}
+
+type rowOrErr struct {
+	row hfRow
+	err error
+}
+
+// readRows reads the rows' files on a goroutine of its own, a few rows
+// ahead, so reading and parsing overlap with encoding and writing.
+func readRows(ctx context.Context, items []Item, conds []string, split string) <-chan rowOrErr {
+	ch := make(chan rowOrErr, 4)
+	go func() {
+		defer close(ch)
+		send := func(r rowOrErr) bool {
+			select {
+			case ch <- r:
+				return r.err == nil
+			case <-ctx.Done():
+				return false
+			}
+		}
+		for i := range items {
+			it := &items[i]
+			inst, err := puzzle.ReadInstance(filepath.Join(it.Dir, render.FileInstance))
+			if err != nil {
+				send(rowOrErr{err: err})
+				return
+			}
+			answer := score.MappingJSON(score.TruthOf(inst).Cell, inst.Grid)
+			for _, cond := range conds {
+				png, err := os.ReadFile(it.SheetPath(cond))
+				if err != nil {
+					send(rowOrErr{err: fmt.Errorf("instance %s: cannot read its %s sheet: %v", it.ID, cond, fsutil.WithoutPath(err))})
+					return
+				}
+				prompt, err := os.ReadFile(it.PromptPath(cond))
+				if err != nil {
+					send(rowOrErr{err: fmt.Errorf("instance %s: cannot read its %s prompt: %v", it.ID, cond, fsutil.WithoutPath(err))})
+					return
+				}
+				if !send(rowOrErr{row: hfRow{
+					ID: it.ID, Grid: int32(it.Grid), Condition: cond,
+					Image:  hfImage{Bytes: png, Path: it.ID + "/" + cond + ".png"},
+					Prompt: string(prompt), Answer: answer, Source: it.Source, Seed: int64(it.Seed), Split: split,
+				}}) {
+					return
+				}
+			}
+		}
+	}()
+	return ch
 }
 
 func containsPath(list []string, p string) bool {
