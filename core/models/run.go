@@ -465,23 +465,14 @@ func indexRequests(path string) ([]requestRef, error) {
 	var refs []requestRef
 	seen := map[string]int{}
 	var off int64
-	var long []byte
 	for lineNo := 1; ; {
-		chunk, err := br.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) {
-			long = append(long, chunk...)
-			continue
-		}
-		line := chunk
-		if long != nil {
-			line = append(long, chunk...)
-			long = nil
-		}
+		line, err := nextLine(br)
 		if t := bytes.TrimSpace(line); len(t) > 0 {
-			id, perr := customIDOf(t)
+			req, perr := batch.ParseRequest(t)
 			if perr != nil {
 				return nil, fmt.Errorf("%s line %d: %v", path, lineNo, perr)
 			}
+			id := req.CustomID
 			if first, dup := seen[id]; dup {
 				return nil, fmt.Errorf("%s line %d: custom_id %q is on line %d already", path, lineNo, id, first)
 			}
@@ -503,22 +494,21 @@ func indexRequests(path string) ([]requestRef, error) {
 	return refs, nil
 }
 
-// customIDOf reads a request line's custom_id, checking the line is JSON.
-func customIDOf(line []byte) (string, error) {
-	var r struct {
-		CustomID string          `json:"custom_id"`
-		Body     json.RawMessage `json:"body"`
+// nextLine returns the next line with its '\n' (none at the end of the
+// file), however long.
+func nextLine(br *bufio.Reader) ([]byte, error) {
+	var long []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			long = append(long, chunk...)
+			continue
+		}
+		if long != nil {
+			return append(long, chunk...), err
+		}
+		return chunk, err
 	}
-	if err := json.Unmarshal(line, &r); err != nil {
-		return "", fmt.Errorf("not a JSON request line: %v", err)
-	}
-	if r.CustomID == "" {
-		return "", errors.New(`the request has no "custom_id"`)
-	}
-	if len(r.Body) == 0 || r.Body[0] != '{' {
-		return "", fmt.Errorf("request %s has no JSON object as its \"body\"", r.CustomID)
-	}
-	return r.CustomID, nil
 }
 
 // answeredIn lists the custom_ids an existing output answers with status
@@ -536,18 +526,8 @@ func answeredIn(path string) (map[string]bool, error) {
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 1<<20)
 	var off, good int64
-	var long []byte
 	for {
-		chunk, err := br.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) {
-			long = append(long, chunk...)
-			continue
-		}
-		line := chunk
-		if long != nil {
-			line = append(long, chunk...)
-			long = nil
-		}
+		line, err := nextLine(br)
 		off += int64(len(line))
 		if err == nil {
 			good = off
