@@ -245,3 +245,41 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(data)
 }
+
+func TestModelsCommandsBadInput(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"requests"},
+		{"requests", "--truth", dir, "--out", "x", "--condition", "both2"},
+		{"requests", "--truth", dir, "--out", "x", "--images", "url"},
+		{"run", "--requests", "r"},
+		{"run", "--requests", "r", "--endpoint", "localhost:8000", "--out", "o"},
+		{"run", "--requests", "r", "--endpoint", "http://x", "--out", "o", "--concurrency", "0"},
+		{"export"},
+		{"export", "parquet"},
+		{"export", "sft", "--truth", dir, "--out", "x", "--weights", "inverse-accuracy"},
+	} {
+		code, _, stderr := runCLI(args...)
+		if code != 2 || !strings.HasPrefix(stderr, "jigbench: ") || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+	// Work that fails: one line, exit 1.
+	t.Setenv("JIGBENCH_EMPTY_KEY", "")
+	for _, args := range [][]string{
+		{"requests", "--truth", filepath.Join(dir, "missing"), "--out", filepath.Join(dir, "r.jsonl")},
+		{"run", "--requests", filepath.Join(dir, "missing.jsonl"), "--endpoint", "http://127.0.0.1:9", "--out", filepath.Join(dir, "o.jsonl")},
+		{"run", "--requests", "r", "--endpoint", "http://127.0.0.1:9", "--out", "o", "--api-key-env", "JIGBENCH_EMPTY_KEY"},
+		{"export", "hf", "--truth", dir, "--out", filepath.Join(dir, "hf")},
+	} {
+		code, _, stderr := runCLI(args...)
+		if code != 1 || !strings.HasPrefix(stderr, "jigbench: ") || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+	for _, name := range []string{"requests", "run", "export"} {
+		if code, out, _ := runCLI("help", name); code != 0 || !strings.Contains(out, "usage: jigbench "+name) {
+			t.Errorf("help %s: %d %q", name, code, out)
+		}
+	}
+}

@@ -83,7 +83,9 @@ func runRun(e *env, args []string) error {
 		Progress: func(p models.RunProgress) { prog.show(runStatus(p)) },
 	})
 	prog.done()
-	fmt.Fprintf(e.stderr, "%s\n", runStatus(p))
+	if p.Total > 0 {
+		fmt.Fprintf(e.stderr, "%s\n", runStatus(p))
+	}
 	if err != nil {
 		return fmt.Errorf("%s", models.Redact(key, err.Error()))
 	}

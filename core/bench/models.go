@@ -89,14 +89,14 @@ func Requests(items []models.Item) Case {
 			return err
 		},
 		Floor: func() error {
+			var enc []byte
 			for i := range items {
 				data, err := os.ReadFile(items[i].SheetPath(puzzle.ConditionShape))
 				if err != nil {
 					return err
 				}
-				enc := base64.NewEncoder(base64.StdEncoding, io.Discard)
-				enc.Write(data)
-				enc.Close()
+				enc = base64.StdEncoding.AppendEncode(enc[:0], data)
+				io.Discard.Write(enc)
 			}
 			return nil
 		},

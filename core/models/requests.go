@@ -41,6 +41,7 @@ func WriteRequests(ctx context.Context, w io.Writer, items []Item, opt RequestOp
 	base := strings.TrimRight(opt.ImageBase, "/")
 	total := len(items) * len(opt.Conditions)
 	n := 0
+	var enc []byte // the data URI, reused
 	for i := range items {
 		it := &items[i]
 		for _, cond := range opt.Conditions {
@@ -65,8 +66,10 @@ func WriteRequests(ctx context.Context, w io.Writer, items []Item, opt RequestOp
 			bw.WriteString(`},{"type":"image_url","image_url":{"url":"`)
 			if base != "" {
 				bw.WriteString(jsonInner(base + "/" + it.ID + "/" + cond + ".png"))
-			} else if err := writeDataURI(bw, it.SheetPath(cond)); err != nil {
+			} else if enc, err = dataURI(enc[:0], it.SheetPath(cond)); err != nil {
 				return n, fmt.Errorf("instance %s: %v", it.ID, err)
+			} else {
+				bw.Write(enc)
 			}
 			bw.WriteString(`","detail":"high"}}]}]}}` + "\n")
 			n++
@@ -81,19 +84,17 @@ func WriteRequests(ctx context.Context, w io.Writer, items []Item, opt RequestOp
 	return n, nil
 }
 
-// writeDataURI streams a PNG file as a base64 data URI.
-func writeDataURI(w io.Writer, path string) error {
+// dataURI appends a PNG file as a base64 data URI to dst.
+func dataURI(dst []byte, path string) ([]byte, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return fmt.Errorf("cannot read its sheet: %v", err)
+		return dst, fmt.Errorf("cannot read its sheet: %v", err)
 	}
 	if len(data) < 8 || string(data[:8]) != "\x89PNG\r\n\x1a\n" {
-		return fmt.Errorf("%s is not a PNG file", path)
+		return dst, fmt.Errorf("%s is not a PNG file", path)
 	}
-	io.WriteString(w, "data:image/png;base64,")
-	enc := base64.NewEncoder(base64.StdEncoding, w)
-	enc.Write(data)
-	return enc.Close()
+	dst = append(dst, "data:image/png;base64,"...)
+	return base64.StdEncoding.AppendEncode(dst, data), nil
 }
 
 func jsonString(s string) string {
