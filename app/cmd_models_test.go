@@ -162,6 +162,24 @@ func TestModelsRoundTrip(t *testing.T) {
 		}
 	}
 
+	// The exports run from the command line; the report drives the weights.
+	hf := filepath.Join(dir, "hf")
+	if code, _, stderr := runCLI("export", "hf", "--truth", ds, "--out", hf, "--row-group-mb", "1"); code != 0 {
+		t.Fatalf("export hf: %s", stderr)
+	}
+	if files, _ := filepath.Glob(filepath.Join(hf, "data", "*-00000-of-*.parquet")); len(files) == 0 {
+		t.Error("export hf wrote no parquet file")
+	}
+	sft := filepath.Join(dir, "sft.jsonl")
+	if code, _, stderr := runCLI("export", "sft", "--truth", ds, "--out", sft, "--format", "sharegpt",
+		"--weights", "inverse-accuracy", "--report", repPath, "--count", "1"); code == 0 || !strings.Contains(stderr, "above 0") {
+		// PA is 1 everywhere, so no grid has weight: refused with a reason.
+		t.Errorf("export sft with all-perfect weights: exit %d, %s", code, stderr)
+	}
+	if code, _, stderr := runCLI("export", "sft", "--truth", ds, "--out", sft); code != 0 || !strings.Contains(readFile(t, sft), `"images":["ds/`) {
+		t.Errorf("export sft: exit %d, %s", code, stderr)
+	}
+
 	// The same answers as vLLM writes them, with its extra fields, parts
 	// and a reasoning field that holds a wrong answer, score the same.
 	lines := strings.Split(strings.TrimSpace(readFile(t, out)), "\n")
