@@ -19,8 +19,8 @@ const exportUsage = `usage: jigbench export hf --truth DATASET --out DIR [--row-
     hf: a Hugging Face dataset: DIR/data/<split>-NNNNN-of-MMMMM.parquet (one
       row per instance × condition: id, grid, condition, image, prompt,
       answer, source, seed, split; row groups of about 100 MB) and
-      DIR/README.md, the dataset card (fill in its license). Smaller row
-      groups (--row-group-mb) write faster and read in smaller pieces.
+      DIR/README.md, the dataset card (fill in its license). A row group
+      is held in memory while it is written, so --row-group-mb bounds memory.
     sft: fine-tuning conversations from the train split only (eval instances
       are never exported): the prompt with the sheet, the answer JSON as the
       assistant turn; "messages" for TRL / Hugging Face, "sharegpt" for
