@@ -16,6 +16,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/jigbench/jigbench/core/batch"
 	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/puzzle"
 )
@@ -80,6 +81,8 @@ type AnswerRecord struct {
 	// Raw is the text of an invalid answer (at most MaxRawText bytes), so a
 	// person can see why it failed; "" for valid answers.
 	Raw string
+	// Usage is the token usage a batch output line reported; nil otherwise.
+	Usage *batch.Usage
 }
 
 // MaxRawText bounds the invalid answer text kept for display.
@@ -207,6 +210,9 @@ func loadFile(ctx context.Context, set *AnswerSet, truth *TruthSet, progress Pro
 	}
 	if looksBinary(head) {
 		return fmt.Errorf("%s is a binary file, not answers (want JSONL, or a .json/.txt answer)", path)
+	}
+	if batch.LooksLikeOutput(head) {
+		return readBatchInto(ctx, set, truth, br, progress, size)
 	}
 	_, named := truth.Find(stem(path))
 	if isJSONLName(path) || !named && firstLineIsEnvelope(head) {

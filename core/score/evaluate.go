@@ -111,24 +111,26 @@ func Evaluate(ctx context.Context, truth *TruthSet, sources []Source, opt Option
 		if src.Condition == "" {
 			src.Condition = puzzle.ConditionShape
 		}
-		set, err := LoadAnswers(ctx, src, truth, func(stage string, done, total int64) {
+		loaded, err := LoadSources(ctx, src, truth, func(stage string, done, total int64) {
 			progress(fmt.Sprintf("%s: %s (%d of %d)", stage, src.Model, i+1, len(sources)), done, total)
 		})
 		if err != nil {
 			return nil, err
 		}
-		k := key{src.Model, src.Condition}
-		if prev, ok := sets[k]; ok {
-			prev.Problems = append(prev.Problems, set.Problems...)
-			prev.Unmatched += set.Unmatched
-			for _, rec := range set.Records {
-				prev.put(rec)
+		for _, set := range loaded {
+			k := key{set.Model, set.Condition}
+			if prev, ok := sets[k]; ok {
+				prev.Problems = append(prev.Problems, set.Problems...)
+				prev.Unmatched += set.Unmatched
+				for _, rec := range set.Records {
+					prev.put(rec)
+				}
+				prev.finish()
+				continue
 			}
-			prev.finish()
-			continue
+			sets[k] = set
+			order = append(order, k)
 		}
-		sets[k] = set
-		order = append(order, k)
 	}
 	ordered := make([]*AnswerSet, len(order))
 	for i, k := range order {
@@ -166,6 +168,7 @@ func EvaluateSets(ctx context.Context, truth *TruthSet, sets []*AnswerSet, opt O
 		return nil, err
 	}
 	rep.Groups = groups
+	rep.Usage = usageGroups(truth, sets)
 	rep.Bootstrap = opt.Bootstrap.withDefaults()
 	if err := rep.aggregateHintsAndExchange(ctx); err != nil {
 		return nil, err

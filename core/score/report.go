@@ -31,6 +31,8 @@ type Report struct {
 	Ablation    []Ablation       `json:"ablation"`
 	Comparisons []Comparison     `json:"comparisons"`
 	PieceTypes  []PieceTypeGroup `json:"piece_types"`
+	// Usage is the token usage batch outputs reported (batch.go).
+	Usage []UsageGroup `json:"usage"`
 	// Truth is what was scored against (for heatmaps and reassembly views).
 	Truth *TruthSet `json:"-"`
 }
