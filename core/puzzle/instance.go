@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/jigbench/jigbench/core/fsutil"
 )
 
 // InstanceFormat names version 1 of instance.json.
@@ -376,17 +377,9 @@ func (inst *Instance) Sides() []Sides {
 
 // readLimited reads a whole file, refusing one larger than limit bytes.
 func readLimited(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	if int64(len(data)) > limit {
+	data, err := fsutil.ReadFile(path, limit)
+	if errors.Is(err, fsutil.ErrTooLarge) {
 		return nil, fmt.Errorf("%s is larger than %d MB; it is not an instance file", path, limit>>20)
 	}
-	return data, nil
+	return data, err
 }

@@ -16,8 +16,6 @@ import (
 	_ "image/gif"  // registered decoders: GIF (first frame),
 	_ "image/jpeg" // JPEG (baseline and progressive),
 	_ "image/png"  // PNG,
-	"io"
-	"os"
 	"path/filepath"
 
 	_ "golang.org/x/image/webp" // and WebP.
@@ -52,20 +50,12 @@ var ErrNotImage = errors.New("not a PNG, JPEG, GIF or WebP image")
 
 // LoadSource reads and decodes an image file.
 func LoadSource(path string) (*Source, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("cannot open %s: %w", path, fsutil.WithoutPath(err))
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.IsDir() {
-		return nil, fmt.Errorf("%s is a folder, not an image", path)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxSourceBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", path, fsutil.WithoutPath(err))
-	}
-	if len(data) > MaxSourceBytes {
+	data, err := fsutil.ReadFile(path, MaxSourceBytes)
+	if errors.Is(err, fsutil.ErrTooLarge) {
 		return nil, fmt.Errorf("%s is larger than %d MB; jigbench reads images up to that size", path, MaxSourceBytes>>20)
+	}
+	if err != nil {
+		return nil, err
 	}
 	return DecodeSource(filepath.Base(path), puzzle.SourceName(path), data)
 }

@@ -195,9 +195,9 @@ func looksBinary(head []byte) bool { return bytes.IndexByte(head, 0) >= 0 }
 
 func loadFile(ctx context.Context, set *AnswerSet, truth *TruthSet, progress Progress, size int64) error {
 	path := set.Path
-	f, err := os.Open(path)
+	f, err := fsutil.Open(path)
 	if err != nil {
-		return fmt.Errorf("answers %s: %w", path, fsutil.WithoutPath(err))
+		return fmt.Errorf("answers: %w", err)
 	}
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 64<<10)
@@ -335,9 +335,9 @@ func loadFolder(ctx context.Context, set *AnswerSet, truth *TruthSet, progress P
 }
 
 func readAnswerFile(r *AnswerReader, ti *TruthInstance, path string) *AnswerRecord {
-	f, err := os.Open(path)
+	f, err := fsutil.Open(path)
 	if err != nil {
-		return &AnswerRecord{ID: ti.ID, Where: path, Reason: "cannot read the file: " + fsutil.WithoutPath(err).Error()}
+		return &AnswerRecord{ID: ti.ID, Where: path, Reason: err.Error()}
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, MaxAnswerBytes+1))

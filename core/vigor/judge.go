@@ -6,9 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
+
+	"github.com/jigbench/jigbench/core/fsutil"
 )
 
 // Condition says whether the judge saw the ground truth.
@@ -104,7 +105,7 @@ func ReadJudge(r io.Reader, sp *Split, opt JudgeOptions) ([]JudgeRecord, []Judge
 
 // ReadJudgeFile is ReadJudge on a file; Source defaults to its path.
 func ReadJudgeFile(path string, sp *Split, opt JudgeOptions) ([]JudgeRecord, []JudgeProblem, error) {
-	f, err := os.Open(path)
+	f, err := fsutil.Open(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read judge run: %w", err)
 	}

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -202,7 +201,7 @@ func ReadRatingsFiles(paths []string, sp *Split) ([]Rating, error) {
 		if err != nil {
 			return nil, err
 		}
-		file, err := os.Open(path)
+		file, err := fsutil.Open(path)
 		if err != nil {
 			return nil, fmt.Errorf("read ratings: %w", err)
 		}

@@ -180,9 +180,9 @@ func readSplitFile(dir string) ([]byte, error) {
 		return nil, fmt.Errorf("open split folder %s: %w", dir, err)
 	}
 	defer root.Close()
-	f, err := root.Open(SplitFile)
+	f, err := fsutil.OpenIn(root, SplitFile, filepath.Join(dir, SplitFile))
 	if err != nil {
-		return nil, fmt.Errorf("read %s in %s: %w", SplitFile, dir, err)
+		return nil, err
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxSplitBytes+1))
