@@ -42,6 +42,15 @@ type Source struct {
 	orientation   int         // EXIF orientation 1–8
 }
 
+// WithoutPixels returns a copy of s that keeps its name, digest and size
+// but not its pixels, for work that needs only those (GenerateFrom with a
+// prepared image) while the decoded image is let go.
+func (s *Source) WithoutPixels() *Source {
+	c := *s
+	c.img = nil
+	return &c
+}
+
 // Image returns the source as stored in the file, before orientation.
 func (s *Source) Image() image.Image { return s.img }
 
