@@ -148,13 +148,18 @@ func vigorPlural(n int) string {
 	return "s"
 }
 
-// openStore opens the ratings store at path, or the default one.
-func vigorOpenStore(ctx context.Context, path string) (*vigor.Store, error) {
+// vigorOpenStore opens the ratings store at path, or the default one;
+// readers open it read-only, so they neither wait for a writer nor need
+// write access.
+func vigorOpenStore(ctx context.Context, path string, readOnly bool) (*vigor.Store, error) {
 	if path == "" {
 		var err error
 		if path, err = vigor.DefaultStorePath(); err != nil {
 			return nil, err
 		}
+	}
+	if readOnly {
+		return vigor.OpenStoreReadOnly(ctx, path)
 	}
 	return vigor.OpenStore(ctx, path)
 }
@@ -184,7 +189,7 @@ func vigorExport(e *env, args []string) error {
 		return err
 	}
 	ctx := context.Background()
-	st, err := vigorOpenStore(ctx, *db)
+	st, err := vigorOpenStore(ctx, *db, true)
 	if err != nil {
 		return err
 	}
@@ -247,7 +252,7 @@ func vigorImport(e *env, args []string) error {
 		return fmt.Errorf("%v; nothing was imported", err)
 	}
 	ctx := context.Background()
-	st, err := vigorOpenStore(ctx, *db)
+	st, err := vigorOpenStore(ctx, *db, false)
 	if err != nil {
 		return err
 	}
@@ -352,7 +357,7 @@ func vigorAgree(e *env, args []string) error {
 		}
 	}
 	if *useStore {
-		st, err := vigorOpenStore(ctx, *db)
+		st, err := vigorOpenStore(ctx, *db, true)
 		if err != nil {
 			return err
 		}
