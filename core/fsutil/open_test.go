@@ -2,6 +2,7 @@ package fsutil
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,5 +97,22 @@ func TestSize(t *testing.T) {
 		if got := Size(n); got != want {
 			t.Errorf("Size(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+func TestCheckUTF8(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"id": "a"}`:                         "",
+		"{\"id\": \"é\"}\n{\"id\": \"\xff\"}": "line 2, column 9: byte 0xff is not valid UTF-8",
+		"ab\xc3":                              "line 1, column 3: byte 0xc3 is not valid UTF-8",
+		"\xef\xbb\xbf{}":                      "",
+	} {
+		err := CheckUTF8([]byte(in))
+		if got := fmt.Sprint(err); (want == "" && err != nil) || (want != "" && got != want) {
+			t.Errorf("CheckUTF8(%q) = %v, want %q", in, err, want)
+		}
+	}
+	if got := string(TrimBOM([]byte("\xef\xbb\xbf{}"))); got != "{}" {
+		t.Errorf("TrimBOM = %q", got)
 	}
 }

@@ -94,7 +94,10 @@ func ReadJudge(r io.Reader, sp *Split, opt JudgeOptions) ([]JudgeRecord, []Judge
 		return nil, nil, fmt.Errorf("read judge run %s: larger than %d MiB", opt.Source, maxJudgeBytes>>20)
 	}
 	jr := judgeReader{sp: sp, opt: opt, seen: make(map[judgeKey]int)}
-	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	data = fsutil.TrimBOM(data)
+	if err := fsutil.CheckUTF8(data); err != nil {
+		return nil, nil, fmt.Errorf("read judge run %s: %w", opt.Source, err)
+	}
 	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && t[0] == '[' {
 		jr.readArray(data)
 	} else {

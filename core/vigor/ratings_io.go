@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jigbench/jigbench/core/fsutil"
 )
@@ -352,6 +353,9 @@ func (rr *ratingsReader) readJSONL(r io.Reader) ([]Rating, error) {
 		}
 		if len(b) == 0 {
 			continue
+		}
+		if !utf8.Valid(b) { // the decoder would turn the bad bytes into U+FFFD
+			return nil, lineErrorf(line, "not valid UTF-8")
 		}
 		var j ratingJSON
 		dec := json.NewDecoder(bytes.NewReader(b))

@@ -199,6 +199,10 @@ func readSplitFile(dir string) ([]byte, error) {
 // file system. It returns nil when the data cannot be used at all; otherwise
 // the split and its problems (which may include fatal ones).
 func ParseSplit(data []byte) (*Split, []Problem) {
+	data = fsutil.TrimBOM(data)
+	if err := fsutil.CheckUTF8(data); err != nil {
+		return nil, []Problem{{Msg: "not valid JSON text: " + err.Error(), Fatal: true}}
+	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
 		return nil, []Problem{{Msg: "not a JSON object: " + jsonErr(err, data), Fatal: true}}
