@@ -12,7 +12,7 @@ func TestParseInstanceRefusesInvalidUTF8(t *testing.T) {
 		"ParsePublicInstance": func(b []byte) error { _, err := ParsePublicInstance(b); return err },
 	} {
 		err := parse([]byte(data))
-		if err == nil || !strings.Contains(err.Error(), "line 2, column 15: byte 0xff is not valid UTF-8") {
+		if err == nil || !strings.Contains(err.Error(), "line 2, column 13: byte 0xff is not valid UTF-8") {
 			t.Errorf("%s = %v, want the line and column of the invalid byte", name, err)
 		}
 	}
