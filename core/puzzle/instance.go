@@ -275,6 +275,7 @@ func readInstanceFile[T any](path string, parse func([]byte) (T, error)) (T, err
 
 // ParseInstance decodes instance.json and checks that it is complete and consistent.
 func ParseInstance(data []byte) (*Instance, error) {
+	data = fsutil.TrimBOM(data)
 	if err := fsutil.CheckUTF8(data); err != nil {
 		return nil, fmt.Errorf("not a valid instance.json: %w", err)
 	}

@@ -48,6 +48,7 @@ func ReadPublicInstance(path string) (*PublicInstance, error) {
 // ParsePublicInstance decodes the public fields of instance.json and checks
 // that they describe a usable sheet.
 func ParsePublicInstance(data []byte) (*PublicInstance, error) {
+	data = fsutil.TrimBOM(data)
 	if err := fsutil.CheckUTF8(data); err != nil {
 		return nil, fmt.Errorf("not a valid instance.json: %w", err)
 	}

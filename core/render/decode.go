@@ -17,6 +17,7 @@ import (
 	_ "image/jpeg" // JPEG (baseline and progressive),
 	_ "image/png"  // PNG,
 	"path/filepath"
+	"strconv"
 
 	_ "golang.org/x/image/webp" // and WebP.
 
@@ -83,8 +84,10 @@ func DecodeSource(file, name string, data []byte) (*Source, error) {
 		return nil, fmt.Errorf("%s: the image has no pixels (%d×%d)", file, cfg.Width, cfg.Height)
 	}
 	if int64(cfg.Width)*int64(cfg.Height) > MaxPixels {
-		return nil, fmt.Errorf("%s: the image is %d×%d (%.0f megapixels); jigbench refuses images over %d megapixels",
-			file, cfg.Width, cfg.Height, float64(cfg.Width)*float64(cfg.Height)/1e6, MaxPixels/1_000_000)
+		// The exact figure: 10001×10000 is not "100 megapixels".
+		mp := strconv.FormatFloat(float64(cfg.Width)*float64(cfg.Height)/1e6, 'f', -1, 64)
+		return nil, fmt.Errorf("%s: the image is %d×%d (%s megapixels); jigbench refuses images over %d megapixels",
+			file, cfg.Width, cfg.Height, mp, MaxPixels/1_000_000)
 	}
 	img, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {

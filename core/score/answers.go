@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/puzzle"
@@ -454,6 +455,10 @@ func readJSONL(ctx context.Context, set *AnswerSet, truth *TruthSet, br *bufio.R
 // jsonlLine handles one line; it reports whether the line was an answer.
 func jsonlLine(set *AnswerSet, truth *TruthSet, lp *jparser, r *AnswerReader, line []byte, where string) bool {
 	if len(line) == 0 {
+		return false
+	}
+	if !utf8.Valid(line) { // ids with invalid bytes would match nothing, or each other
+		set.problem("%s: not valid UTF-8; skipped", where)
 		return false
 	}
 	root, err := lp.parseAll(line)

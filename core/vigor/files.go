@@ -92,8 +92,8 @@ func (c *fileChecker) checkOnce(rel string) error {
 		return fmt.Errorf("%q is a %s image with no pixels (%d×%d)", rel, format, cfg.Width, cfg.Height)
 	}
 	if px := int64(cfg.Width) * int64(cfg.Height); px > MaxImagePixels {
-		return fmt.Errorf("%q claims %d×%d pixels (%.0f megapixels); images over %d megapixels are refused",
-			rel, cfg.Width, cfg.Height, float64(px)/1e6, MaxImagePixels/1_000_000)
+		return fmt.Errorf("%q claims %d×%d pixels (%s megapixels); images over %d megapixels are refused",
+			rel, cfg.Width, cfg.Height, strconv.FormatFloat(float64(px)/1e6, 'f', -1, 64), MaxImagePixels/1_000_000)
 	}
 	return nil
 }

@@ -207,6 +207,10 @@ func ReadRatingsFiles(paths []string, sp *Split) ([]Rating, error) {
 			return nil, fmt.Errorf("read ratings: %w", err)
 		}
 		rr.source = path
+		if fi, err := file.Stat(); err == nil && fi.Size() == 0 {
+			file.Close()
+			return nil, fmt.Errorf("read ratings %s: the file is empty (an export has at least a header or one line)", path)
+		}
 		switch f {
 		case CSV:
 			_, err = rr.readCSV(file)
