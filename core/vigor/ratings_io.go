@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jigbench/jigbench/core/fsutil"
+	"github.com/jigbench/jigbench/core/safecsv"
 )
 
 // RatingsFormat is a ratings export format.
@@ -89,7 +90,7 @@ func (s *Split) CheckRating(r Rating) error {
 func WriteRatings(w io.Writer, f RatingsFormat, ratings []Rating) error {
 	switch f {
 	case CSV:
-		cw := csv.NewWriter(w)
+		cw := safecsv.NewWriter(w)
 		if err := cw.Write(RatingsColumns[:]); err != nil {
 			return err
 		}
@@ -269,7 +270,7 @@ func (rr *ratingsReader) readCSV(r io.Reader) ([]Rating, error) {
 			return nil, lineErrorf(line, "%d fields; the header has %d", len(fields), len(header))
 		}
 		for c, i := range idx {
-			rec[c] = fields[i]
+			rec[c] = safecsv.Unescape(fields[i])
 		}
 		if err := rr.addCSV(line, rec); err != nil {
 			return nil, err

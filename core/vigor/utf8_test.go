@@ -41,3 +41,28 @@ func TestReadJudgeAndRatingsRefuseInvalidUTF8(t *testing.T) {
 		t.Errorf("ratings line with invalid bytes: %v", err)
 	}
 }
+
+// Comments and names a spreadsheet would run as formulas are exported as
+// text and read back unchanged.
+func TestRatingsCSVNeutralisesFormulas(t *testing.T) {
+	sp, probs := ParseSplit([]byte(`{"format":"jigbench.vigor-split/v1","name":"n","items":[{"id":"a","track":"result","input":"i.png","output":"o.png","gt_text":"t"}]}`))
+	if sp == nil {
+		t.Fatal(probs)
+	}
+	in := []Rating{{Split: "n", Item: "a", Annotator: "@rater", Scores: Scores{1, 0, 1, 1},
+		Comment: `=HYPERLINK("http://x","click")`}}
+	var b strings.Builder
+	if err := WriteRatings(&b, CSV, in); err != nil {
+		t.Fatal(err)
+	}
+	for _, cell := range []string{`'@rater`, `"'=HYPERLINK(""http://x"",""click"")"`} {
+		if !strings.Contains(b.String(), ","+cell+",") && !strings.HasSuffix(strings.TrimSpace(b.String()), ","+cell) {
+			t.Errorf("export lacks the neutralised cell %s:\n%s", cell, b.String())
+		}
+	}
+	rr := ratingsReader{sp: sp, seen: map[[2]string]location{}}
+	out, err := rr.readCSV(strings.NewReader(b.String()))
+	if err != nil || len(out) != 1 || out[0].Annotator != in[0].Annotator || out[0].Comment != in[0].Comment {
+		t.Fatalf("read back %+v, %v; want %+v", out, err, in)
+	}
+}
