@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
-	"os"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/jigbench/jigbench/core/fsutil"
 )
 
 // InstanceFormat names version 1 of instance.json.
@@ -283,6 +284,10 @@ func readInstanceFile[T any](path string, parse func([]byte) (T, error)) (T, err
 
 // ParseInstance decodes instance.json and checks that it is complete and consistent.
 func ParseInstance(data []byte) (*Instance, error) {
+	data = fsutil.TrimBOM(data)
+	if err := fsutil.CheckUTF8(data); err != nil {
+		return nil, fmt.Errorf("not a valid instance.json: %w", err)
+	}
 	var inst Instance
 	if err := json.Unmarshal(data, &inst); err != nil {
 		return nil, fmt.Errorf("not a valid instance.json: %w", err)
@@ -415,17 +420,9 @@ func (inst *Instance) Sides() []Sides {
 
 // readLimited reads a whole file, refusing one larger than limit bytes.
 func readLimited(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	if int64(len(data)) > limit {
+	data, err := fsutil.ReadFile(path, limit)
+	if errors.Is(err, fsutil.ErrTooLarge) {
 		return nil, fmt.Errorf("%s is larger than %d MB; it is not an instance file", path, limit>>20)
 	}
-	return data, nil
+	return data, err
 }

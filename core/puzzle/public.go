@@ -3,6 +3,8 @@ package puzzle
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/jigbench/jigbench/core/fsutil"
 )
 
 // PublicInstance is what a solver may read of an instance (jigshape.md §2):
@@ -51,6 +53,10 @@ func ReadPublicInstance(path string) (*PublicInstance, error) {
 // ParsePublicInstance decodes the public fields of instance.json and checks
 // that they describe a usable sheet.
 func ParsePublicInstance(data []byte) (*PublicInstance, error) {
+	data = fsutil.TrimBOM(data)
+	if err := fsutil.CheckUTF8(data); err != nil {
+		return nil, fmt.Errorf("not a valid instance.json: %w", err)
+	}
 	var f publicFile
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("not a valid instance.json: %w", err)

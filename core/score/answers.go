@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/jigbench/jigbench/core/batch"
 	"github.com/jigbench/jigbench/core/fsutil"
@@ -198,9 +199,9 @@ func looksBinary(head []byte) bool { return bytes.IndexByte(head, 0) >= 0 }
 
 func loadFile(ctx context.Context, set *AnswerSet, truth *TruthSet, progress Progress, size int64) error {
 	path := set.Path
-	f, err := os.Open(path)
+	f, err := fsutil.Open(path)
 	if err != nil {
-		return fmt.Errorf("answers %s: %w", path, fsutil.WithoutPath(err))
+		return fmt.Errorf("answers: %w", err)
 	}
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 64<<10)
@@ -341,9 +342,9 @@ func loadFolder(ctx context.Context, set *AnswerSet, truth *TruthSet, progress P
 }
 
 func readAnswerFile(r *AnswerReader, ti *TruthInstance, path string) *AnswerRecord {
-	f, err := os.Open(path)
+	f, err := fsutil.Open(path)
 	if err != nil {
-		return &AnswerRecord{ID: ti.ID, Where: path, Reason: "cannot read the file: " + fsutil.WithoutPath(err).Error()}
+		return &AnswerRecord{ID: ti.ID, Where: path, Reason: err.Error()}
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, MaxAnswerBytes+1))
@@ -460,6 +461,10 @@ func readJSONL(ctx context.Context, set *AnswerSet, truth *TruthSet, br *bufio.R
 // jsonlLine handles one line; it reports whether the line was an answer.
 func jsonlLine(set *AnswerSet, truth *TruthSet, lp *jparser, r *AnswerReader, line []byte, where string) bool {
 	if len(line) == 0 {
+		return false
+	}
+	if !utf8.Valid(line) { // ids with invalid bytes would match nothing, or each other
+		set.problem("%s: not valid UTF-8; skipped", where)
 		return false
 	}
 	root, err := lp.parseAll(line)

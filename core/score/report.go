@@ -2,13 +2,14 @@ package score
 
 import (
 	"bufio"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/jigbench/jigbench/core/safecsv"
 )
 
 // ReportFormat names version 1 of the score report (cli.md).
@@ -61,7 +62,7 @@ var metricColumns = [5]string{"pa", "em", "aa", "aa_directed", "sc"}
 // WriteCSV writes one row per group: counts, the five means with their
 // interval bounds, and the baselines.
 func (r *Report) WriteCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
+	cw := safecsv.NewWriter(w)
 	head := []string{"model", "grid", "condition", "n", "invalid", "missing", "unknown_ids", "bad_positions"}
 	for _, m := range metricColumns {
 		head = append(head, m, m+"_lo", m+"_hi")
@@ -92,7 +93,7 @@ func (r *Report) WriteCSV(w io.Writer) error {
 
 // WriteInstancesCSV writes one row per scored instance.
 func (r *Report) WriteInstancesCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
+	cw := safecsv.NewWriter(w)
 	head := append([]string{"model", "id", "grid", "condition", "valid", "reason"}, metricColumns[:]...)
 	head = append(head, "missing", "unknown_ids", "bad_positions")
 	if err := cw.Write(head); err != nil {
