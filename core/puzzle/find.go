@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/jigbench/jigbench/core/fsutil"
 )
 
 // InstanceRef is an instance folder found on disk.
@@ -70,6 +72,10 @@ func readRef(dir string) (InstanceRef, error) {
 	data, err := readLimited(path, maxInstanceBytes)
 	if err != nil {
 		return InstanceRef{}, err
+	}
+	data = fsutil.TrimBOM(data)
+	if err := fsutil.CheckUTF8(data); err != nil {
+		return InstanceRef{}, fmt.Errorf("%s is not a valid instance.json: %w", path, err)
 	}
 	var head struct {
 		Format string `json:"format"`
