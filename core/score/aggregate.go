@@ -5,13 +5,13 @@ import (
 	"context"
 	"hash/fnv"
 	"math"
-	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"strconv"
 	"sync/atomic"
 
 	"github.com/jigbench/jigbench/core/puzzle"
+	"github.com/jigbench/jigbench/core/rng"
 )
 
 // Interval is a confidence interval [low, high].
@@ -166,13 +166,13 @@ func Aggregate(ctx context.Context, scores []InstanceScore, opt BootstrapOptions
 	err := parallel(ctx, len(keys)*chunks, func(t int) {
 		gi, c := t/chunks, t%chunks
 		k := keys[gi]
-		rng := rand.NewPCG(opt.Seed, groupStream(k.model, k.grid, k.condition)+uint64(c))
+		pcg := rand.NewPCG(opt.Seed, groupStream(k.model, k.grid, k.condition)+uint64(c))
 		vals := values[gi]
 		n := uint64(len(vals))
 		for rep := c * replicateChunk; rep < min((c+1)*replicateChunk, opt.Replicates); rep++ {
 			var sum [5]float64
 			for range n {
-				v := &vals[below(rng, n)]
+				v := &vals[rng.Below(pcg, n)]
 				sum[0] += v[0]
 				sum[1] += v[1]
 				sum[2] += v[2]
@@ -227,19 +227,6 @@ func groupStream(model string, grid int, condition string) uint64 {
 	h.Write([]byte{0})
 	h.Write([]byte(condition))
 	return h.Sum64()
-}
-
-// below returns a uniform integer in [0, n) (Lemire), written out so the
-// sequence never depends on a library's choice.
-func below(r *rand.PCG, n uint64) uint64 {
-	hi, lo := bits.Mul64(r.Uint64(), n)
-	if lo < n {
-		threshold := -n % n
-		for lo < threshold {
-			hi, lo = bits.Mul64(r.Uint64(), n)
-		}
-	}
-	return hi
 }
 
 // quantile of sorted x at q in [0, 1], interpolating linearly between order
