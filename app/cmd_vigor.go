@@ -14,6 +14,7 @@ import (
 
 	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/vigor"
+	"github.com/jigbench/jigbench/core/vigor/vigordemo"
 )
 
 const vigorUsage = `usage: jigbench vigor SUBCOMMAND [flags]
@@ -92,7 +93,7 @@ func vigorDemo(e *env, args []string) error {
 	if *out == "" {
 		return usagef("--out DIR is required")
 	}
-	files, err := vigor.Demo(*out)
+	files, err := vigordemo.Write(*out)
 	if err != nil {
 		return err
 	}
