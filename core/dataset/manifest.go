@@ -1,14 +1,17 @@
 package dataset
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/puzzle"
@@ -60,6 +63,53 @@ func ReadManifest(path string) ([]Entry, error) {
 		out = append(out, e)
 	}
 	return out, nil
+}
+
+// ManifestInstances lists the instance.json files that dir's manifest names,
+// leniently, for scoring: a line needs only "id" or "path" (the instance
+// folder relative to dir, or absolute, or an instance.json itself); lines
+// that are not such an entry are listed in problems and skipped. With no
+// manifest in dir it returns nothing.
+func ManifestInstances(dir string) (files, problems []string) {
+	path := filepath.Join(dir, FileManifest)
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, []string{fmt.Sprintf("%s: %v", path, fsutil.WithoutPath(err))}
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		b := bytes.Trim(sc.Bytes(), " \t\r\n")
+		if len(b) == 0 {
+			continue
+		}
+		var e Entry
+		if err := json.Unmarshal(b, &e); err != nil || e.ID == "" && e.Path == "" {
+			problems = append(problems, fmt.Sprintf("%s line %d: not an instance entry (want {\"id\":…,\"path\":…})", FileManifest, line))
+			continue
+		}
+		p := e.Path
+		if p == "" {
+			p = e.ID
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, filepath.FromSlash(p))
+		}
+		if !strings.HasSuffix(p, ".json") {
+			p = filepath.Join(p, puzzle.InstanceFile)
+		}
+		files = append(files, p)
+	}
+	if err := sc.Err(); err != nil {
+		problems = append(problems, fmt.Sprintf("%s line %d: %v", FileManifest, line+1, err))
+	}
+	return files, problems
 }
 
 // datasetFile is dataset.json: the settings every instance follows. It holds

@@ -59,7 +59,7 @@ func GenerateFrom(src *Source, prep *Prepared, n int, seed uint64, opt puzzle.Op
 
 // Instance file names (jigshape.md §2).
 const (
-	FileInstance   = "instance.json"
+	FileInstance   = puzzle.InstanceFile
 	FileShape      = "shape.png"
 	FileRect       = "rect.png"
 	FileSolved     = "solved.png"
