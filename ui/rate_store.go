@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/vigor"
 	"github.com/jigbench/jigbench/core/vigor/vigordemo"
 )
@@ -277,7 +278,7 @@ func writeDemoIndex(dir string, set *demoSet) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, demoIndex), data, 0o644)
+	return fsutil.WriteFile(filepath.Join(dir, demoIndex), data)
 }
 
 // readDemo opens a demo folder written before; an error means it must be

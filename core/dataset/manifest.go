@@ -165,7 +165,7 @@ func claimFolder(out string, c Config) error {
 			}
 		}
 	}
-	return writeAtomic(path, want)
+	return fsutil.WriteFile(path, want)
 }
 
 func describeSettings(f datasetFile) string {
@@ -188,40 +188,11 @@ type shardFile struct {
 
 func shardBase(s Shard) string { return fmt.Sprintf("%d-of-%d", s.Index, s.Count) }
 
-// writeAtomic writes data to path through a temporary file in the same folder.
-func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, fsutil.WithoutPath(err))
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, fsutil.WithoutPath(err))
-	}
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, fsutil.WithoutPath(err))
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, fsutil.WithoutPath(err))
-	}
-	return nil
-}
-
 // isTemp reports whether a folder entry is a leftover of an interrupted
-// write (render.WriteInstanceDir's ".<id>.tmp-…" or writeAtomic's).
+// write (an instance folder's or a file's, fsutil.TempPattern).
 func isTemp(name string) bool {
-	return len(name) > 1 && name[0] == '.' && bytes.Contains([]byte(name), []byte(".tmp-"))
-}
-
-// tempOwner is the file or instance ID a temporary entry belongs to.
-func tempOwner(name string) string {
-	i := bytes.LastIndex([]byte(name), []byte(".tmp-"))
-	return name[1:i]
+	_, ok := fsutil.IsTemp(name)
+	return ok
 }
 
 // checkFinished reports whether dir holds the finished instance e: an

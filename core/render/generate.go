@@ -118,7 +118,7 @@ func WriteInstanceDir(out, id string, files map[string][]byte) (string, error) {
 		return "", fmt.Errorf("create output folder: %w", fsutil.WithoutPath(err))
 	}
 	final := filepath.Join(out, id)
-	tmp, err := os.MkdirTemp(out, "."+id+".tmp-")
+	tmp, err := os.MkdirTemp(out, fsutil.TempPattern(id))
 	if err != nil {
 		return "", fmt.Errorf("write into %s: %w", out, fsutil.WithoutPath(err))
 	}

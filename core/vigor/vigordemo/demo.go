@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/puzzle"
 	"github.com/jigbench/jigbench/core/render"
 	"github.com/jigbench/jigbench/core/render/demo"
@@ -213,5 +214,5 @@ func writePNG(path string, img *image.RGBA) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, data, 0o644)
+	return fsutil.WriteFile(path, data)
 }
