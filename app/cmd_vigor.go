@@ -346,48 +346,26 @@ func vigorAgree(e *env, args []string) error {
 		return err
 	}
 	ctx := context.Background()
-	var rs []vigor.Rating
-	if len(humans) > 0 {
-		if rs, err = vigor.ReadRatingsFiles(humans, sp); err != nil {
-			return err
-		}
-	}
+	src := vigor.Sources{HumanFiles: humans, Judge: map[vigor.Condition][]string{vigor.WithGT: judge, vigor.WithoutGT: judgeWithout}}
 	if *useStore {
 		st, err := vigorOpenStore(ctx, *db)
 		if err != nil {
 			return err
 		}
-		stored, err := st.List(ctx, vigor.Query{Split: sp.Name})
+		src.Stored, err = st.List(ctx, vigor.Query{Split: sp.Name})
 		st.Close()
 		if err != nil {
 			return err
 		}
-		rs = append(rs, stored...)
 	}
-
-	var records []vigor.JudgeRecord
-	skipped := 0
-	readRuns := func(paths []string, cond vigor.Condition, fixed bool) error {
-		for i, path := range paths {
-			recs, probs, err := vigor.ReadJudgeFile(path, sp, vigor.JudgeOptions{Condition: cond, Fixed: fixed, Run: i + 1})
-			if err != nil {
-				return err
-			}
-			for _, p := range probs {
-				fmt.Fprintf(e.stderr, "jigbench: vigor: warning: record left out: %s\n", p)
-			}
-			skipped += len(probs)
-			records = append(records, recs...)
-		}
-		return nil
-	}
-	if err := readRuns(judge, vigor.WithGT, false); err != nil {
+	in, probs, err := vigor.Gather(sp, src)
+	if err != nil {
 		return err
 	}
-	if err := readRuns(judgeWithout, vigor.WithoutGT, true); err != nil {
-		return err
+	for _, p := range probs {
+		fmt.Fprintf(e.stderr, "jigbench: vigor: warning: record left out: %s\n", p)
 	}
-	if len(records) == 0 {
+	if len(in.Judge) == 0 {
 		return errors.New("no judge record could be read; see the warnings above")
 	}
 
@@ -400,7 +378,7 @@ func vigorAgree(e *env, args []string) error {
 			}
 		}
 	}
-	rep, err := vigor.Analyze(ctx, vigor.Input{Split: sp, Humans: rs, Judge: records}, opt)
+	rep, err := vigor.Analyze(ctx, in, opt)
 	if err != nil {
 		return err
 	}
@@ -414,7 +392,7 @@ func vigorAgree(e *env, args []string) error {
 			return err
 		}
 	}
-	if skipped > 0 {
+	if skipped := len(probs); skipped > 0 {
 		fmt.Fprintf(e.stderr, "jigbench: vigor: warning: %d judge record%s left out (listed above)\n", skipped, vigorPlural(skipped))
 	}
 	return rep.WriteText(e.stdout)
