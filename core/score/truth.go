@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/jigbench/jigbench/core/dataset"
 	"github.com/jigbench/jigbench/core/fsutil"
+	"github.com/jigbench/jigbench/core/par"
 	"github.com/jigbench/jigbench/core/puzzle"
 )
 
@@ -170,25 +170,8 @@ func LoadTruth(ctx context.Context, dir string, progress Progress) (*TruthSet, e
 	return s, nil
 }
 
-// parallel runs f(0..n-1) on GOMAXPROCS workers and stops early when ctx is
+// parallel runs f(0..n-1) with par.For and stops early when ctx is
 // cancelled.
 func parallel(ctx context.Context, n int, f func(i int)) error {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for ctx.Err() == nil {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				f(i)
-			}
-		}()
-	}
-	wg.Wait()
-	return ctx.Err()
+	return par.For(ctx, n, func(i int) error { f(i); return nil })
 }
