@@ -90,12 +90,22 @@ func (s *ScorePane) Title() string { return "Score" }
 func (s *ScorePane) Icon() fyne.Resource { return theme.GridIcon() }
 
 // Table columns.
-var scoreColumns = []struct {
+type scoreColumn struct {
 	title string
 	width float32
-}{
+}
+
+var scoreColumns = append([]scoreColumn{
 	{"Model", 190}, {"Grid", 56}, {"Condition", 84}, {"n", 52}, {"Invalid", 64},
-	{"PA", 136}, {"EM", 136}, {"AA", 136}, {"AA directed", 136}, {"SC", 136},
+}, metricColumns()...)
+
+// metricColumns are the metrics' columns, named as in the reports.
+func metricColumns() []scoreColumn {
+	var cols []scoreColumn
+	for _, t := range score.MetricTitles {
+		cols = append(cols, scoreColumn{t, 136})
+	}
+	return cols
 }
 
 const firstMetricColumn = 5

@@ -128,7 +128,9 @@ func pct(x float64) string {
 	return strconv.FormatFloat(math.Round(x*1e4)/100, 'f', 2, 64) + "%"
 }
 
-var metricTitles = [5]string{"PA", "EM", "AA", "AA-dir", "SC"}
+// MetricTitles are the short names of the five metrics, in the order every
+// report and the app's table show them (docs/metrics.md).
+var MetricTitles = [5]string{"PA", "EM", "AA", "AA-dir", "SC"}
 
 // WriteMarkdown writes a table per condition (model × grid rows, each metric
 // with its 95% interval, the random baseline below each grid's models) and
@@ -141,11 +143,11 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	for _, cond := range r.conditions() {
 		fmt.Fprintf(bw, "\n## Condition: %s\n\n", cond)
 		fmt.Fprintf(bw, "| model | grid | n | invalid |")
-		for _, t := range metricTitles {
+		for _, t := range MetricTitles {
 			fmt.Fprintf(bw, " %s |", t)
 		}
 		fmt.Fprintf(bw, "\n|---|---|--:|--:|")
-		for range metricTitles {
+		for range MetricTitles {
 			fmt.Fprintf(bw, "--:|")
 		}
 		fmt.Fprintln(bw)
@@ -232,7 +234,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 		}
 		fmt.Fprintf(bw, "condition %s\n", cond)
 		fmt.Fprintf(bw, "%-*s %6s %5s %7s", width, "model", "grid", "n", "invalid")
-		for _, t := range metricTitles {
+		for _, t := range MetricTitles {
 			fmt.Fprintf(bw, " %7s", t)
 		}
 		fmt.Fprintln(bw)
