@@ -34,8 +34,9 @@ ViGoR-Bench meta-evaluation: splits, ratings, judge runs, agreement.
                        [--store] [--db FILE]
       the paper's Table 2 and the statistics beyond it. --humans: rating exports;
       --store adds this machine's stored ratings of the split. --judge: judge-run
-      files (JSON array or JSONL); records without a condition count as with_gt.
-      --judge-without-gt: files that are all without_gt. Records without a run
+      files with ground truth (JSON array or JSONL); --judge-without-gt: files
+      without. A record naming the other condition than its file's is reported
+      and left out. Output files may be "-" (standard output). Records without a run
       number take the file's position in its list (1, 2, 3, …).
   jigbench vigor irr --data FILE.csv [--metric nominal|ordinal|interval|ratio]
                      [--header] [--labels]
@@ -268,7 +269,7 @@ type vigorList []string
 func (l *vigorList) String() string     { return strings.Join(*l, " ") }
 func (l *vigorList) Set(s string) error { *l = append(*l, s); return nil }
 
-// expandLists lets a list flag take several values in a row, as cli.md
+// expandLists lets a list flag take several values in a row, as docs/cli.md
 // writes them (--judge a.jsonl b.jsonl): each following argument that is not
 // a flag becomes another --name value.
 func vigorExpandLists(args []string, names ...string) []string {

@@ -10,7 +10,7 @@ import (
 // HeatmapMetric selects what a heatmap shows.
 type HeatmapMetric string
 
-// The heatmap metrics (jigshape.md §4).
+// The heatmap metrics (docs/metrics.md, "Heatmaps").
 const (
 	HeatmapPA HeatmapMetric = "pa"
 	HeatmapAA HeatmapMetric = "aa"

@@ -9,7 +9,7 @@ import (
 
 const maxGrid = puzzle.MaxGrid
 
-// Answer is one instance's parsed prediction (jigshape.md §3), ready for
+// Answer is one instance's parsed prediction (docs/formats.md, "Answers and predictions"), ready for
 // Score: Cells[k] is piece k's predicted cell index row*N+col, or Missing.
 type Answer struct {
 	Cells []int
@@ -46,7 +46,7 @@ var (
 )
 
 // ParseAnswer reads the answer to an n×n puzzle: a JSON value in any form of
-// jigshape.md §3, or raw model text that contains one (in ``` fences or with
+// docs/formats.md, "Answers and predictions", or raw model text that contains one (in ``` fences or with
 // prose around it; the last candidate that is a prediction wins). An error
 // means the answer is invalid; its text is the reason.
 func ParseAnswer(data []byte, n int) (Answer, error) {

@@ -11,7 +11,7 @@ import (
 	"strings"
 )
 
-// ReportFormat names version 1 of the score report (cli.md).
+// ReportFormat names version 1 of the score report (docs/formats.md, "Reports").
 const ReportFormat = "jigbench.score-report/v1"
 
 // Report is the result of scoring: one entry per model × grid × condition
