@@ -581,28 +581,11 @@ func (s *ScorePane) buildRows() {
 		grid int
 		cond string
 	}
-	best := map[block][5]float64{}
 	count := map[block]int{}
 	for i := range s.report.Groups {
 		g := &s.report.Groups[i]
-		b := block{g.Grid, g.Condition}
-		row := scoreRow{group: g, grid: g.Grid, cond: g.Condition}
-		cur := best[b]
-		for m := range 5 {
-			if count[b] == 0 || row.metric(m) > cur[m] {
-				cur[m] = row.metric(m)
-			}
-		}
-		best[b] = cur
-		count[b]++
-		s.rows = append(s.rows, row)
-	}
-	for i := range s.rows {
-		r := &s.rows[i]
-		b := block{r.grid, r.cond}
-		for m := range 5 {
-			r.best[m] = count[b] > 1 && r.metric(m) == best[b][m] && r.metric(m) > 0
-		}
+		count[block{g.Grid, g.Condition}]++
+		s.rows = append(s.rows, scoreRow{group: g, grid: g.Grid, cond: g.Condition, best: g.Best})
 	}
 	for b := range count {
 		s.rows = append(s.rows, scoreRow{grid: b.grid, cond: b.cond, baseline: score.BaselineOf(b.grid)})

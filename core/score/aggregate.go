@@ -58,6 +58,40 @@ type Group struct {
 	Metrics
 	CI       Intervals     `json:"ci"`
 	Baseline GroupBaseline `json:"baseline"`
+	// Best marks, per metric in MetricTitles order, the best model of its
+	// grid and condition (see markBest); not part of the JSON report.
+	Best [5]bool `json:"-"`
+}
+
+// markBest sets Best: per metric, the groups with the highest mean among
+// the groups of the same grid and condition, where there are at least two
+// and the mean is above 0.
+func markBest(groups []Group) {
+	type block struct {
+		grid int
+		cond string
+	}
+	best := map[block][5]float64{}
+	count := map[block]int{}
+	for _, g := range groups {
+		b := block{g.Grid, g.Condition}
+		cur, v := best[b], metricVector(g.Metrics)
+		for m := range v {
+			if count[b] == 0 || v[m] > cur[m] {
+				cur[m] = v[m]
+			}
+		}
+		best[b] = cur
+		count[b]++
+	}
+	for i := range groups {
+		g := &groups[i]
+		b := block{g.Grid, g.Condition}
+		v := metricVector(g.Metrics)
+		for m := range v {
+			g.Best[m] = count[b] > 1 && v[m] == best[b][m] && v[m] > 0
+		}
+	}
 }
 
 // BootstrapOptions control the percentile bootstrap over instances.

@@ -148,6 +148,7 @@ func EvaluateSets(ctx context.Context, truth *TruthSet, sets []*AnswerSet, opt O
 	if err != nil {
 		return nil, err
 	}
+	markBest(groups)
 	rep.Groups = groups
 	rep.Bootstrap = opt.Bootstrap.withDefaults()
 	return rep, nil

@@ -138,7 +138,7 @@ var MetricTitles = [5]string{"PA", "EM", "AA", "AA-dir", "SC"}
 func (r *Report) WriteMarkdown(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	level := r.Bootstrap.withDefaults().Level
-	fmt.Fprintf(bw, "# JigShape scores\n\nMeans over instances (invalid answers score 0); brackets: %g%% percentile bootstrap interval over instances (%d replicates, seed %d). Random baseline: a uniformly random permutation (exact expectation).\n",
+	fmt.Fprintf(bw, "# JigShape scores\n\nMeans over instances (invalid answers score 0); brackets: %g%% percentile bootstrap interval over instances (%d replicates, seed %d); ★ best model in its grid and condition. Random baseline: a uniformly random permutation (exact expectation).\n",
 		100*level, r.Bootstrap.withDefaults().Replicates, r.Bootstrap.Seed)
 	for _, cond := range r.conditions() {
 		fmt.Fprintf(bw, "\n## Condition: %s\n\n", cond)
@@ -159,7 +159,11 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 				fmt.Fprintf(bw, "| %s | %d×%d | %d | %d |", mdEscape(g.Model), g.Grid, g.Grid, g.N, g.Invalid)
 				v, ci := metricVector(g.Metrics), g.CI.vector()
 				for m := range v {
-					fmt.Fprintf(bw, " %s [%s, %s] |", pct(v[m]), pct(ci[m][0]), pct(ci[m][1]))
+					mark := ""
+					if g.Best[m] {
+						mark = " ★"
+					}
+					fmt.Fprintf(bw, " %s [%s, %s]%s |", pct(v[m]), pct(ci[m][0]), pct(ci[m][1]), mark)
 				}
 				fmt.Fprintln(bw)
 			}
