@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// PublicInstance is what a solver may read of an instance (docs/formats.md, "instance.json"):
+// PublicInstance is what a solver may read of an instance (docs/formats.md, "The instance file"):
 // the ID, grid, options, piece size and tab radius, the sheet layout and each
 // piece ID's slot. It has no field for the answer — no rows, columns, sides,
 // edges or solution, and neither the seed nor the source hash, which together

@@ -57,7 +57,7 @@ func GenerateFrom(src *Source, prep *Prepared, n int, seed uint64, opt puzzle.Op
 	}, nil
 }
 
-// Instance file names (docs/formats.md, "instance.json").
+// Instance file names (docs/formats.md, "The instance file").
 const (
 	FileInstance   = puzzle.InstanceFile
 	FileShape      = "shape.png"
