@@ -130,6 +130,9 @@ func LoadTruth(ctx context.Context, dir string, progress Progress) (*TruthSet, e
 	s.Problems = problems
 	if len(files) == 0 {
 		if files, err = puzzle.FindInstanceFiles(ctx, dir); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
 			return nil, fmt.Errorf("truth folder %s: %w", dir, errors.Unwrap(err))
 		}
 	}
