@@ -11,7 +11,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/vigor"
+	"github.com/jigbench/jigbench/core/vigor/vigordemo"
 )
 
 // RatingStore is what the Rate and Agreement panes need of the ratings
@@ -164,7 +166,7 @@ func compareStrings(a, b string) int {
 
 // The demo split both panes open on: the real `jigbench vigor demo` data
 // (vigor.Demo), written once into the user's cache folder and reused, since
-// writing it takes seconds. The folder is named after vigor.DemoVersion, so a
+// writing it takes seconds. The folder is named after vigordemo.Version, so a
 // changed demo is written afresh.
 
 // demoSet is the demo split folder and its simulated ratings and judge runs
@@ -200,7 +202,7 @@ func prepareDemo() (*demoSet, error) {
 		}
 		return writeDemo(dir)
 	}
-	final := filepath.Join(parent, fmt.Sprintf("vigor-demo-v%d", vigor.DemoVersion))
+	final := filepath.Join(parent, fmt.Sprintf("vigor-demo-v%d", vigordemo.Version))
 	if set, err := readDemo(final); err == nil {
 		return set, nil
 	}
@@ -230,7 +232,7 @@ func prepareDemo() (*demoSet, error) {
 // writeDemo writes the demo into dir. This is the one place that says what
 // the demo is: swap the call to change it.
 func writeDemo(dir string) (*demoSet, error) {
-	files, err := vigor.Demo(dir)
+	files, err := vigordemo.Write(dir)
 	if err != nil {
 		return nil, fmt.Errorf("make the demo split: %w", err)
 	}
@@ -276,7 +278,7 @@ func writeDemoIndex(dir string, set *demoSet) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, demoIndex), data, 0o644)
+	return fsutil.WriteFile(filepath.Join(dir, demoIndex), data)
 }
 
 // readDemo opens a demo folder written before; an error means it must be
