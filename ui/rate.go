@@ -368,6 +368,9 @@ func (p *RatePane) load(dir string, demo bool, annotator string) {
 	}
 	p.win.work.Go(func() func() {
 		sp, err := vigor.Load(dir)
+		if err == nil {
+			err = sp.ResolveVideoFrames(context.Background(), "")
+		}
 		var store RatingStore = p.demoStore
 		if err == nil && !demo {
 			store, err = p.opener.get()
@@ -435,6 +438,9 @@ func (p *RatePane) start(s *rateSession) {
 func (s *rateSession) item() *vigor.Item { return &s.sp.Items[s.order[s.pos]] }
 
 func (s *rateSession) path(rel string) string {
+	if filepath.IsAbs(rel) { // a video's frames in the cache
+		return rel
+	}
 	return filepath.Join(s.dir, filepath.FromSlash(rel))
 }
 

@@ -320,3 +320,23 @@ func fileSHA256(file string) (string, error) {
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
+
+// ResolveVideoFrames sets Frames of every video item to its extracted
+// frames (absolute paths into cacheDir, "" for the default), extracting
+// what the cache lacks, so a rater scrubs a video's frames as any other
+// process item's. The first open of a split of videos takes a while; the
+// next ones read the cache.
+func (s *Split) ResolveVideoFrames(ctx context.Context, cacheDir string) error {
+	for i := range s.Items {
+		it := &s.Items[i]
+		if it.Track != TrackProcess || it.Video == "" {
+			continue
+		}
+		frames, err := s.VideoFrames(ctx, it, cacheDir)
+		if err != nil {
+			return err
+		}
+		it.Frames = frames
+	}
+	return nil
+}

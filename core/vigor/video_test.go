@@ -116,6 +116,13 @@ func TestVideoFramesExtractedAndCached(t *testing.T) {
 			t.Errorf("frame %d changed on reuse: %s %v", i, f, err)
 		}
 	}
+	// The rater's view: Frames filled from the cache, still no extraction.
+	if err := sp.ResolveVideoFrames(context.Background(), cache); err != nil || len(it.Frames) != 5 || it.Frames[4] != frames[4] {
+		t.Errorf("resolved frames %v: %v", it.Frames, err)
+	}
+	if extractions.Load() != before+1 {
+		t.Error("resolving the frames extracted again")
+	}
 	// No temporary extraction folder is left behind.
 	entries, _ := os.ReadDir(cache)
 	if len(entries) != 1 {
