@@ -393,6 +393,10 @@ func vigorAgree(e *env, args []string) error {
 	if len(records) == 0 {
 		return errors.New("no judge record could be read; see the warnings above")
 	}
+	if others := vigorOtherConditions(records); len(others) > 0 {
+		fmt.Fprintf(e.stderr, "jigbench: vigor: warning: records of condition %s are not in this with/without-GT report; 'jigbench vigor conditions' compares every condition\n",
+			strings.Join(others, ", "))
+	}
 
 	opt := vigor.Options{Replicates: *replicates, Seed: *seed, SampleVariance: *sample}
 	if e.progress && *replicates > 0 {

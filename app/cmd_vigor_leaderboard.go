@@ -242,3 +242,15 @@ func vigorConditions(e *env, args []string) error {
 	}
 	return f.report(e, cr.WriteText, cr.WriteJSON, cr.WriteMarkdown, cr.WriteCSV)
 }
+
+// vigorOtherConditions lists the conditions of records other than the
+// paper's two, in order.
+func vigorOtherConditions(records []vigor.JudgeRecord) []string {
+	var out []string
+	for _, c := range vigor.OrderConditions(records) {
+		if c != vigor.WithGT && c != vigor.WithoutGT {
+			out = append(out, string(c))
+		}
+	}
+	return out
+}

@@ -126,8 +126,11 @@ func (lb *Leaderboard) WriteText(w io.Writer) error {
 	fmt.Fprintf(tw, "\nRanking agreement, judge vs humans (intervals in brackets); stability: τ-b between judge runs\n")
 	line(rankHeader)
 	for i := range lb.Rankings {
-		line(lb.Rankings[i].cells())
+		if lb.Rankings[i].By != "subdomain" {
+			line(lb.Rankings[i].cells())
+		}
 	}
+	fmt.Fprintln(tw, "\nPer subdomain, and every group's table with intervals: the Markdown, JSON and CSV reports.")
 	if err := tw.Flush(); err != nil {
 		return err
 	}
