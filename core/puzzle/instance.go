@@ -300,6 +300,10 @@ type solutionFile struct {
 
 func parseSolution(data []byte) (solutionFile, error) {
 	var f solutionFile
+	data, err := instanceText(data)
+	if err != nil {
+		return f, err
+	}
 	if err := json.Unmarshal(data, &f); err != nil {
 		return f, fmt.Errorf("not a valid instance.json: %w", err)
 	}
@@ -344,9 +348,9 @@ func (s Solution) Indices(n int) []int {
 
 // ParseInstance decodes instance.json and checks that it is complete and consistent.
 func ParseInstance(data []byte) (*Instance, error) {
-	data = fsutil.TrimBOM(data)
-	if err := fsutil.CheckUTF8(data); err != nil {
-		return nil, fmt.Errorf("not a valid instance.json: %w", err)
+	data, err := instanceText(data)
+	if err != nil {
+		return nil, err
 	}
 	var inst Instance
 	if err := json.Unmarshal(data, &inst); err != nil {
@@ -485,4 +489,14 @@ func readLimited(path string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s is larger than %d MB; it is not an instance file", path, limit>>20)
 	}
 	return data, err
+}
+
+// instanceText is an instance.json's bytes ready to decode: a byte order
+// mark dropped, and refused unless UTF-8 (the decoder would hide bad bytes).
+func instanceText(data []byte) ([]byte, error) {
+	data = fsutil.TrimBOM(data)
+	if err := fsutil.CheckUTF8(data); err != nil {
+		return nil, fmt.Errorf("not a valid instance.json: %w", err)
+	}
+	return data, nil
 }
