@@ -18,7 +18,7 @@ const DemoName = "jigbench-demo"
 
 // DemoVersion changes whenever Demo's output does (a test pins the output's
 // digest to it), so copies cached by the app are never stale.
-const DemoVersion = 2
+const DemoVersion = 3
 
 // demoModels are the simulated generative models of the demo, each with the
 // share of pieces it puts in the right cell.
