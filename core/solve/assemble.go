@@ -490,7 +490,7 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		if shaped {
 			base.improve(cells)
 		} else {
-			cells = bestRotation(n, base.right, base.down, cells)
+			cells = base.reframe(bestRotation(n, base.right, base.down, cells))
 		}
 		if c := base.cost(cells); c < bestCost {
 			best, bestCost = cells, c

@@ -1,0 +1,472 @@
+package solve
+
+import (
+	"math"
+	"slices"
+)
+
+// Frame repair for rectangular sheets. Without flat sides nothing marks the
+// image border, and a greedy or row-by-row placement can be right but for
+// where it wraps: the true right-hand column placed on the left, part of a
+// row one cell over. The border is where pieces have no good continuation,
+// so the frame is decided globally, on the whole arrangement's cost: the
+// column order is the cheapest path through the columns (the ends of the
+// path are the image's left and right edges, a wrap costs what its seam
+// costs), the same for rows, then segments of rows and columns are rotated
+// by one cell and single pieces exchanged, each move kept only when it lowers
+// the total dissimilarity, until none does.
+
+// reframe repairs cells (cell → piece) in place as above and returns it.
+func (a *assembly) reframe(cells []int) []int {
+	best := a.bestMatches()
+	for range 8 {
+		moved := a.shiftFrame(cells)
+		moved = a.orderLines(cells, false) || moved
+		moved = a.orderLines(cells, true) || moved
+		moved = a.rotateSegments(cells) || moved
+		moved = a.swapBlocks(cells, best) || moved
+		if !moved {
+			break
+		}
+	}
+	return cells
+}
+
+// orderLines reorders whole columns (rows if byRow) of cells along the
+// cheapest path through them, by moving blocks of consecutive lines to other
+// positions while that lowers the cost; it reports whether it moved any.
+// Moving columns leaves every vertical pair as it is, so the cost that can
+// change is the sum of the seams between neighbouring columns.
+func (a *assembly) orderLines(cells []int, byRow bool) bool {
+	n, m := a.n, a.m
+	at := func(line, k int) int { // k-th piece of line
+		if byRow {
+			return cells[line*n+k]
+		}
+		return cells[k*n+line]
+	}
+	pair := a.right
+	if byRow {
+		pair = a.down
+	}
+	// seam[i*n+j]: the cost of line j right after line i.
+	seam := make([]float64, n*n)
+	for i := range n {
+		for j := range n {
+			if i == j {
+				continue
+			}
+			var s float64
+			for k := range n {
+				s += float64(pair[at(i, k)*m+at(j, k)])
+			}
+			seam[i*n+j] = s
+		}
+	}
+	order := make([]int, n) // position → original line
+	for i := range order {
+		order[i] = i
+	}
+	pathCost := func(o []int) float64 {
+		var s float64
+		for i := 1; i < len(o); i++ {
+			s += seam[o[i-1]*n+o[i]]
+		}
+		return s
+	}
+	moved := false
+	cur := pathCost(order)
+	trial := make([]int, 0, n)
+	for improved := true; improved; {
+		improved = false
+		for length := 1; length < n; length++ {
+			for from := 0; from+length <= n; from++ {
+				block := order[from : from+length]
+				rest := slices.Concat(order[:from], order[from+length:])
+				for to := 0; to <= len(rest); to++ {
+					if to == from {
+						continue
+					}
+					trial = append(append(append(trial[:0], rest[:to]...), block...), rest[to:]...)
+					if c := pathCost(trial); c < cur-1e-6 {
+						copy(order, trial)
+						cur, improved, moved = c, true, true
+						block = order[from : from+length]
+						rest = slices.Concat(order[:from], order[from+length:])
+					}
+				}
+			}
+		}
+	}
+	if !moved {
+		return false
+	}
+	old := slices.Clone(cells)
+	for pos, line := range order {
+		for k := range n {
+			if byRow {
+				cells[pos*n+k] = old[line*n+k]
+			} else {
+				cells[k*n+pos] = old[k*n+line]
+			}
+		}
+	}
+	return true
+}
+
+// rotateSegments rotates runs of two or more cells of a row or column by one
+// cell either way (the last piece to the front, or the first to the back)
+// while that lowers the total cost; it reports whether it rotated any.
+func (a *assembly) rotateSegments(cells []int) bool {
+	n := a.n
+	moved := false
+	seg := make([]int, 0, n)
+	for _, vertical := range [2]bool{false, true} {
+		idx := func(line, k int) int {
+			if vertical {
+				return k*n + line
+			}
+			return line*n + k
+		}
+		for line := range n {
+			for from := 0; from < n-1; from++ {
+				for to := from + 2; to <= n; to++ { // cells from…to−1
+					for _, dir := range [2]int{1, -1} {
+						before := a.segmentCost(cells, idx, line, from, to)
+						seg = seg[:0]
+						for k := from; k < to; k++ {
+							seg = append(seg, cells[idx(line, k)])
+						}
+						rotate := func(d int) {
+							l := to - from
+							for k := range l {
+								cells[idx(line, from+(k+d+l)%l)] = seg[k]
+							}
+						}
+						rotate(dir)
+						if a.segmentCost(cells, idx, line, from, to) < before-1e-6 {
+							moved = true
+						} else {
+							rotate(0)
+						}
+					}
+				}
+			}
+		}
+	}
+	return moved
+}
+
+// segmentCost is the cost of every pair touching cells from…to−1 of a line
+// (idx maps line and position to the cell).
+func (a *assembly) segmentCost(cells []int, idx func(line, k int) int, line, from, to int) float64 {
+	n, m := a.n, a.m
+	var s float64
+	pair := func(p, q int) float64 { // cell p left of or above cell q
+		if q == p+1 && q%n != 0 {
+			return float64(a.right[cells[p]*m+cells[q]])
+		}
+		return float64(a.down[cells[p]*m+cells[q]])
+	}
+	for k := from; k < to; k++ {
+		c := idx(line, k)
+		if k > 0 { // along the line, from the previous cell
+			p := idx(line, k-1)
+			s += pair(min(p, c), max(p, c))
+		}
+		if line > 0 { // across the line, both sides
+			p := idx(line-1, k)
+			s += pair(min(p, c), max(p, c))
+		}
+		if line+1 < n {
+			p := idx(line+1, k)
+			s += pair(min(p, c), max(p, c))
+		}
+	}
+	if to < n {
+		p, c := idx(line, to-1), idx(line, to)
+		s += pair(min(p, c), max(p, c))
+	}
+	return s
+}
+
+// maxFrameShift is the most lines shiftFrame wraps from one side of the
+// grid to the other at once.
+const maxFrameShift = 2
+
+// shiftFrame tries moving the last s rows (or columns) to the front, or the
+// first s to the back, for s up to maxFrameShift, as when the true border
+// line was placed on the wrong side of the grid. The moved lines' pieces are
+// placed again by exact assignment, line by line from the one next to the
+// unmoved part outwards, each cell priced by its one fixed neighbour. The
+// cheapest such arrangement replaces cells if it is cheaper; shiftFrame
+// reports whether it did.
+func (a *assembly) shiftFrame(cells []int) bool {
+	n, m := a.n, a.m
+	best, bestCost := []int(nil), a.cost(cells)
+	for _, byRow := range [2]bool{true, false} {
+		idx := func(line, k int) int {
+			if byRow {
+				return line*n + k
+			}
+			return k*n + line
+		}
+		// priced(x, k, nb, after): x at position k of a line whose fixed
+		// neighbour line holds nb at k, after (below / right of) it or not.
+		price := func(x, nb int, after bool) float64 {
+			pair := a.right
+			if byRow {
+				pair = a.down
+			}
+			if after {
+				return float64(pair[nb*m+x])
+			}
+			return float64(pair[x*m+nb])
+		}
+		for _, toFront := range [2]bool{true, false} {
+			for s := 1; s <= min(maxFrameShift, n-1); s++ {
+				cand := make([]int, len(cells))
+				d := s
+				if !toFront {
+					d = n - s
+				}
+				for line := range n {
+					for k := range n {
+						cand[idx((line+d)%n, k)] = cells[idx(line, k)]
+					}
+				}
+				// The wrapped lines, from the unmoved part outwards.
+				var pool []int
+				lines := make([]int, s)
+				for i := range s {
+					if toFront {
+						lines[i] = s - 1 - i
+					} else {
+						lines[i] = n - s + i
+					}
+					for k := range n {
+						pool = append(pool, cand[idx(lines[i], k)])
+					}
+				}
+				for _, line := range lines {
+					nbLine, after := line+1, false
+					if !toFront {
+						nbLine, after = line-1, true
+					}
+					cost := make([][]float64, n)
+					for k := range n {
+						nb := cand[idx(nbLine, k)]
+						cost[k] = make([]float64, len(pool))
+						for j, x := range pool {
+							cost[k][j] = price(x, nb, after)
+						}
+					}
+					pick := assign(cost)
+					taken := make([]bool, len(pool))
+					for k, j := range pick {
+						cand[idx(line, k)] = pool[j]
+						taken[j] = true
+					}
+					rest := pool[:0:0]
+					for j, x := range pool {
+						if !taken[j] {
+							rest = append(rest, x)
+						}
+					}
+					pool = rest
+				}
+				if c := a.cost(cand); c < bestCost-1e-6 {
+					best, bestCost = cand, c
+				}
+			}
+		}
+	}
+	if best == nil {
+		return false
+	}
+	copy(cells, best)
+	return true
+}
+
+// assign solves the assignment problem for cost[i][j] (rows i ≤ columns j):
+// each row gets a distinct column, the sum least; it returns row → column.
+// The Hungarian algorithm with potentials, O(rows²·columns).
+func assign(cost [][]float64) []int {
+	rows := len(cost)
+	if rows == 0 {
+		return nil
+	}
+	cols := len(cost[0])
+	inf := math.Inf(1)
+	u, v := make([]float64, rows+1), make([]float64, cols+1)
+	p, way := make([]int, cols+1), make([]int, cols+1) // p[j]: row (1-based) on column j
+	minv, used := make([]float64, cols+1), make([]bool, cols+1)
+	for i := 1; i <= rows; i++ {
+		p[0] = i
+		j0 := 0
+		for j := range minv {
+			minv[j], used[j] = inf, false
+		}
+		for p[j0] != 0 {
+			used[j0] = true
+			i0, delta, j1 := p[j0], inf, 0
+			for j := 1; j <= cols; j++ {
+				if used[j] {
+					continue
+				}
+				if cur := cost[i0-1][j-1] - u[i0] - v[j]; cur < minv[j] {
+					minv[j], way[j] = cur, j0
+				}
+				if minv[j] < delta {
+					delta, j1 = minv[j], j
+				}
+			}
+			for j := 0; j <= cols; j++ {
+				if used[j] {
+					u[p[j]] += delta
+					v[j] -= delta
+				} else {
+					minv[j] -= delta
+				}
+			}
+			j0 = j1
+		}
+		for j0 != 0 {
+			j1 := way[j0]
+			p[j0] = p[j1]
+			j0 = j1
+		}
+	}
+	out := make([]int, rows)
+	for j := 1; j <= cols; j++ {
+		if p[j] != 0 {
+			out[p[j]-1] = j - 1
+		}
+	}
+	return out
+}
+
+// blockShapes are the blocks swapBlocks exchanges, as rows × columns.
+var blockShapes = [][2]int{{1, 1}, {1, 2}, {2, 1}, {2, 2}}
+
+// swapBlocks exchanges two equal, non-overlapping blocks of cells (each
+// of blockShapes) while that lowers the total cost — a pair of pieces put
+// together in the wrong place moves as one; it reports whether it swapped.
+// One of the two blocks holds a doubtful cell (see doubtful), which keeps
+// the search near-linear on a nearly right arrangement.
+func (a *assembly) swapBlocks(cells []int, best *matches) bool {
+	n := a.n
+	doubt := a.doubtful(cells, best)
+	inSet := make([]bool, n*n)
+	var set []int
+	moved := false
+	for _, sh := range blockShapes {
+		h, w := sh[0], sh[1]
+		block := func(p int) []int {
+			out := make([]int, 0, h*w)
+			for dr := range h {
+				for dc := range w {
+					out = append(out, p+dr*n+dc)
+				}
+			}
+			return out
+		}
+		var tops []int
+		for r := 0; r+h <= n; r++ {
+			for c := 0; c+w <= n; c++ {
+				tops = append(tops, r*n+c)
+			}
+		}
+		for _, p := range tops {
+			bp := block(p)
+			if !slices.ContainsFunc(bp, func(c int) bool { return doubt[c] }) {
+				continue
+			}
+			for _, q := range tops {
+				if q/n < p/n+h && p/n < q/n+h && q%n < p%n+w && p%n < q%n+w {
+					continue // overlapping (or the same)
+				}
+				bq := block(q)
+				set = append(append(set[:0], bp...), bq...)
+				for _, c := range set {
+					inSet[c] = true
+				}
+				before := a.setCost(cells, set, inSet)
+				for k := range bp {
+					cells[bp[k]], cells[bq[k]] = cells[bq[k]], cells[bp[k]]
+				}
+				if a.setCost(cells, set, inSet) < before-1e-6 {
+					moved = true
+				} else {
+					for k := range bp {
+						cells[bp[k]], cells[bq[k]] = cells[bq[k]], cells[bp[k]]
+					}
+				}
+				for _, c := range set {
+					inSet[c] = false
+				}
+			}
+		}
+	}
+	return moved
+}
+
+// setCost is the cost of every pair touching the cells of set, each once
+// (inSet marks them).
+func (a *assembly) setCost(cells, set []int, inSet []bool) float64 {
+	n, m := a.n, a.m
+	var s float64
+	for _, c := range set {
+		r, col := c/n, c%n
+		x := cells[c]
+		if col+1 < n {
+			s += float64(a.right[x*m+cells[c+1]])
+		}
+		if r+1 < n {
+			s += float64(a.down[x*m+cells[c+n]])
+		}
+		if col > 0 && !inSet[c-1] {
+			s += float64(a.right[cells[c-1]*m+x])
+		}
+		if r > 0 && !inSet[c-n] {
+			s += float64(a.down[cells[c-n]*m+x])
+		}
+	}
+	return s
+}
+
+// matches are every piece's preferred neighbour in each direction.
+type matches struct{ right, left, down, up []int }
+
+func (a *assembly) bestMatches() *matches {
+	m := a.m
+	b := &matches{make([]int, m), make([]int, m), make([]int, m), make([]int, m)}
+	for x := range m {
+		b.right[x] = argmin(m, func(y int) float32 { return a.right[x*m+y] })
+		b.left[x] = argmin(m, func(y int) float32 { return a.right[y*m+x] })
+		b.down[x] = argmin(m, func(y int) float32 { return a.down[x*m+y] })
+		b.up[x] = argmin(m, func(y int) float32 { return a.down[y*m+x] })
+	}
+	return b
+}
+
+// doubtful marks the cells with a neighbour that is not their best buddy
+// (each the other's preferred piece that way): where a misplaced piece sits.
+func (a *assembly) doubtful(cells []int, b *matches) []bool {
+	n := a.n
+	d := make([]bool, n*n)
+	for c, x := range cells {
+		r, col := c/n, c%n
+		if col+1 < n {
+			if y := cells[c+1]; b.right[x] != y || b.left[y] != x {
+				d[c], d[c+1] = true, true
+			}
+		}
+		if r+1 < n {
+			if y := cells[c+n]; b.down[x] != y || b.up[y] != x {
+				d[c], d[c+n] = true, true
+			}
+		}
+	}
+	return d
+}
