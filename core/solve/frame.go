@@ -23,7 +23,7 @@ func (a *assembly) reframe(cells []int) []int {
 		moved := a.shiftFrame(cells)
 		moved = a.orderLines(cells, false) || moved
 		moved = a.orderLines(cells, true) || moved
-		moved = a.rotateSegments(cells) || moved
+		moved = a.rotateBlocks(cells) || moved
 		moved = a.swapBlocks(cells, best) || moved
 		if !moved {
 			break
@@ -114,13 +114,22 @@ func (a *assembly) orderLines(cells []int, byRow bool) bool {
 	return true
 }
 
-// rotateSegments rotates runs of two or more cells of a row or column by one
-// cell either way (the last piece to the front, or the first to the back)
-// while that lowers the total cost; it reports whether it rotated any.
-func (a *assembly) rotateSegments(cells []int) bool {
+// rotateBlocks shifts a block of whole segments — lines i0…i1−1, positions
+// from…to−1 of each — by d cells along the lines, the pieces pushed out at
+// one end coming back in at the other, in rows and in columns, while that
+// lowers the total cost; it reports whether it shifted any. A region that
+// grew from a wrong seam sits a few cells off as a whole; this moves it back.
+// On grids over 16 blocks are at most 4 lines thick and 16 long.
+func (a *assembly) rotateBlocks(cells []int) bool {
 	n := a.n
+	maxBlock, maxLen := n, n
+	if n > 16 {
+		maxBlock, maxLen = 4, 16
+	}
+	const maxShift = 3
+	inSet := make([]bool, n*n)
+	var set, seg []int
 	moved := false
-	seg := make([]int, 0, n)
 	for _, vertical := range [2]bool{false, true} {
 		idx := func(line, k int) int {
 			if vertical {
@@ -128,26 +137,46 @@ func (a *assembly) rotateSegments(cells []int) bool {
 			}
 			return line*n + k
 		}
-		for line := range n {
-			for from := 0; from < n-1; from++ {
-				for to := from + 2; to <= n; to++ { // cells from…to−1
-					for _, dir := range [2]int{1, -1} {
-						before := a.segmentCost(cells, idx, line, from, to)
-						seg = seg[:0]
-						for k := from; k < to; k++ {
-							seg = append(seg, cells[idx(line, k)])
-						}
-						rotate := func(d int) {
-							l := to - from
-							for k := range l {
-								cells[idx(line, from+(k+d+l)%l)] = seg[k]
+		for i0 := range n {
+			for i1 := i0 + 1; i1 <= min(n, i0+maxBlock); i1++ {
+				for from := 0; from < n-1; from++ {
+					for to := from + 2; to <= min(n, from+maxLen); to++ {
+						set = set[:0]
+						for i := i0; i < i1; i++ {
+							for k := from; k < to; k++ {
+								set = append(set, idx(i, k))
 							}
 						}
-						rotate(dir)
-						if a.segmentCost(cells, idx, line, from, to) < before-1e-6 {
-							moved = true
-						} else {
-							rotate(0)
+						seg = seg[:0]
+						for _, c := range set {
+							inSet[c] = true
+							seg = append(seg, cells[c])
+						}
+						l := to - from
+						shift := func(d int) {
+							for i := i0; i < i1; i++ {
+								base := (i - i0) * l
+								for k := range l {
+									cells[idx(i, from+(k+d+l)%l)] = seg[base+k]
+								}
+							}
+						}
+						before := a.setCost(cells, set, inSet)
+						for d := 1; d <= min(maxShift, l-1); d++ {
+							for _, sd := range [2]int{d, -d} {
+								shift(sd)
+								if after := a.setCost(cells, set, inSet); after < before-1e-6 {
+									moved, before = true, after
+									for j, c := range set {
+										seg[j] = cells[c]
+									}
+								} else {
+									shift(0)
+								}
+							}
+						}
+						for _, c := range set {
+							inSet[c] = false
 						}
 					}
 				}
@@ -155,39 +184,6 @@ func (a *assembly) rotateSegments(cells []int) bool {
 		}
 	}
 	return moved
-}
-
-// segmentCost is the cost of every pair touching cells from…to−1 of a line
-// (idx maps line and position to the cell).
-func (a *assembly) segmentCost(cells []int, idx func(line, k int) int, line, from, to int) float64 {
-	n, m := a.n, a.m
-	var s float64
-	pair := func(p, q int) float64 { // cell p left of or above cell q
-		if q == p+1 && q%n != 0 {
-			return float64(a.right[cells[p]*m+cells[q]])
-		}
-		return float64(a.down[cells[p]*m+cells[q]])
-	}
-	for k := from; k < to; k++ {
-		c := idx(line, k)
-		if k > 0 { // along the line, from the previous cell
-			p := idx(line, k-1)
-			s += pair(min(p, c), max(p, c))
-		}
-		if line > 0 { // across the line, both sides
-			p := idx(line-1, k)
-			s += pair(min(p, c), max(p, c))
-		}
-		if line+1 < n {
-			p := idx(line+1, k)
-			s += pair(min(p, c), max(p, c))
-		}
-	}
-	if to < n {
-		p, c := idx(line, to-1), idx(line, to)
-		s += pair(min(p, c), max(p, c))
-	}
-	return s
 }
 
 // maxFrameShift is the most lines shiftFrame wraps from one side of the
