@@ -348,8 +348,8 @@ var blockShapes = [][2]int{{1, 1}, {1, 2}, {2, 1}, {2, 2}}
 // swapBlocks exchanges two equal, non-overlapping blocks of cells (each
 // of blockShapes) while that lowers the total cost — a pair of pieces put
 // together in the wrong place moves as one; it reports whether it swapped.
-// One of the two blocks holds a doubtful cell (see doubtful), which keeps
-// the search near-linear on a nearly right arrangement.
+// Both blocks hold a doubtful cell (see doubtful): where two misplaced
+// pieces sit, which keeps the search small on a nearly right arrangement.
 func (a *assembly) swapBlocks(cells []int, best *matches) bool {
 	n := a.n
 	doubt := a.doubtful(cells, best)
@@ -367,18 +367,17 @@ func (a *assembly) swapBlocks(cells []int, best *matches) bool {
 			}
 			return out
 		}
-		var tops []int
+		var tops []int // blocks holding a doubtful cell
 		for r := 0; r+h <= n; r++ {
 			for c := 0; c+w <= n; c++ {
-				tops = append(tops, r*n+c)
+				if slices.ContainsFunc(block(r*n+c), func(c int) bool { return doubt[c] }) {
+					tops = append(tops, r*n+c)
+				}
 			}
 		}
-		for _, p := range tops {
+		for i, p := range tops {
 			bp := block(p)
-			if !slices.ContainsFunc(bp, func(c int) bool { return doubt[c] }) {
-				continue
-			}
-			for _, q := range tops {
+			for _, q := range tops[i+1:] {
 				if q/n < p/n+h && p/n < q/n+h && q%n < p%n+w && p%n < q%n+w {
 					continue // overlapping (or the same)
 				}
