@@ -244,12 +244,14 @@ func Run(o Options, report func(Result)) ([]Result, error) {
 		return nil, err
 	}
 	cases = append(cases, sc)
-	for _, n := range []int{16, 32} {
-		c, err := Solve(o.Image, n, o.Dir)
-		if err != nil {
-			return nil, err
+	for _, sheet := range []string{render.FileRect, render.FileShape} {
+		for _, n := range []int{16, 32} {
+			c, err := Solve(o.Image, n, sheet, o.Dir)
+			if err != nil {
+				return nil, err
+			}
+			cases = append(cases, c)
 		}
-		cases = append(cases, c)
 	}
 	var out []Result
 	for _, c := range cases {
