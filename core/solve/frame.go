@@ -119,13 +119,11 @@ func (a *assembly) orderLines(cells []int, byRow bool) bool {
 // one end coming back in at the other, in rows and in columns, while that
 // lowers the total cost; it reports whether it shifted any. A region that
 // grew from a wrong seam sits a few cells off as a whole; this moves it back.
-// On grids over 16 blocks are at most 4 lines thick and 16 long.
+// Blocks are at most maxBlock lines thick (a thicker one moves in steps)
+// and maxLen long.
 func (a *assembly) rotateBlocks(cells []int) bool {
 	n := a.n
-	maxBlock, maxLen := n, n
-	if n > 16 {
-		maxBlock, maxLen = 4, 16
-	}
+	const maxBlock, maxLen = 4, 16
 	const maxShift = 3
 	inSet := make([]bool, n*n)
 	var set, seg []int

@@ -39,11 +39,17 @@ func TestSurvey(t *testing.T) {
 	for _, mode := range strings.Split(modes, ",") {
 		for _, f := range files {
 			src := loadPhoto(t, filepath.Base(f))
-			line := filepath.Base(f) + " " + mode + ":"
+			variant := os.Getenv("JIGBENCH_SURVEY_VARIANT") // haze, dusk, water (hard_test.go)
+			line := filepath.Base(f) + " " + variant + " " + mode + ":"
 			for _, n := range grids {
-				gen, err := render.Generate(src, n, 2, puzzle.DefaultOptions())
-				if err != nil {
-					t.Fatal(err)
+				var gen *render.Generated
+				if variant != "" {
+					gen = hardInstance(t, filepath.Base(f), variant, n)
+				} else {
+					var err error
+					if gen, err = render.Generate(src, n, 2, puzzle.DefaultOptions()); err != nil {
+						t.Fatal(err)
+					}
 				}
 				t0 := time.Now()
 				_, correct, _ := solveSheet(t, gen, mode == "rect")
