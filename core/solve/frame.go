@@ -19,13 +19,18 @@ import (
 // reframe repairs cells (cell → piece) in place as above and returns it.
 func (a *assembly) reframe(cells []int) []int {
 	best := a.bestMatches()
-	for range 8 {
-		moved := a.shiftFrame(cells)
-		moved = a.orderLines(cells, false) || moved
-		moved = a.orderLines(cells, true) || moved
-		moved = a.rotateBlocks(cells) || moved
-		moved = a.swapBlocks(cells, best) || moved
-		if !moved {
+	for round := 0; round < 2; round++ {
+		for range 8 {
+			moved := a.shiftFrame(cells)
+			moved = a.orderLines(cells, false) || moved
+			moved = a.orderLines(cells, true) || moved
+			moved = a.rotateBlocks(cells) || moved
+			moved = a.swapBlocks(cells, best) || moved
+			if !moved {
+				break
+			}
+		}
+		if !a.regrow(cells, best) {
 			break
 		}
 	}
@@ -120,7 +125,7 @@ func (a *assembly) orderLines(cells []int, byRow bool) bool {
 // lowers the total cost; it reports whether it shifted any. A region that
 // grew from a wrong seam sits a few cells off as a whole; this moves it back.
 // Blocks are at most maxBlock lines thick (a thicker one moves in steps)
-// and maxLen long.
+// and maxLen long, and move up to maxShift cells (whole lines: any).
 func (a *assembly) rotateBlocks(cells []int) bool {
 	n := a.n
 	const maxBlock, maxLen = 4, 16
@@ -138,7 +143,13 @@ func (a *assembly) rotateBlocks(cells []int) bool {
 		for i0 := range n {
 			for i1 := i0 + 1; i1 <= min(n, i0+maxBlock); i1++ {
 				for from := 0; from < n-1; from++ {
-					for to := from + 2; to <= min(n, from+maxLen); to++ {
+					for to := from + 2; to <= n; to++ {
+						if to-from > maxLen && to < n {
+							continue // only whole lines are longer
+						}
+						if to-from > maxLen && from > 0 {
+							break
+						}
 						set = set[:0]
 						for i := i0; i < i1; i++ {
 							for k := from; k < to; k++ {
@@ -160,7 +171,11 @@ func (a *assembly) rotateBlocks(cells []int) bool {
 							}
 						}
 						before := a.setCost(cells, set, inSet)
-						for d := 1; d <= min(maxShift, l-1); d++ {
+						shifts := min(maxShift, l-1)
+						if l == n {
+							shifts = n / 2 // whole lines: every cyclic shift
+						}
+						for d := 1; d <= shifts; d++ {
 							for _, sd := range [2]int{d, -d} {
 								shift(sd)
 								if after := a.setCost(cells, set, inSet); after < before-1e-6 {
@@ -462,4 +477,73 @@ func (a *assembly) doubtful(cells []int, b *matches) []bool {
 		}
 	}
 	return d
+}
+
+// regrow keeps the largest region of cells joined by best-buddy seams (each
+// piece the other's preferred neighbour) and places every other piece again
+// by the greedy (grow), from that region outwards within its frame. A region
+// that grew from a wrong seam somewhere is displaced in two directions at
+// once, which no shift of lines undoes; its pieces re-join the right part.
+// It replaces cells and reports true if that lowers the total cost.
+func (a *assembly) regrow(cells []int, best *matches) bool {
+	n := a.n
+	// Components over best-buddy seams, by union–find.
+	parent := make([]int, n*n)
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	for c, x := range cells {
+		if c%n+1 < n {
+			if y := cells[c+1]; best.right[x] == y && best.left[y] == x {
+				parent[find(c)] = find(c + 1)
+			}
+		}
+		if c+n < n*n {
+			if y := cells[c+n]; best.down[x] == y && best.up[y] == x {
+				parent[find(c)] = find(c + n)
+			}
+		}
+	}
+	size := make([]int, n*n)
+	root := 0
+	for c := range cells {
+		r := find(c)
+		size[r]++
+		if size[r] > size[root] || size[r] == size[root] && r < root {
+			root = r
+		}
+	}
+	if size[root] == n*n || size[root] < 2 {
+		return false
+	}
+	s := 2*n - 1
+	g := a.newGrower()
+	off := n - 1 - n/2 // the grid's top-left on the canvas
+	for c, x := range cells {
+		if find(c) == root {
+			g.put(c/n+off, c%n+off, x)
+		}
+	}
+	// The frame: the region's extent, widened only as far as n allows.
+	for k := g.count; k < a.m; k++ {
+		slot, x := g.next()
+		if slot < 0 {
+			break
+		}
+		g.put(slot/s, slot%s, x)
+	}
+	cand := g.finish()
+	if a.cost(cand) >= a.cost(cells)-1e-6 {
+		return false
+	}
+	copy(cells, cand)
+	return true
 }
