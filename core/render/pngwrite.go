@@ -69,6 +69,18 @@ func EncodePNG(img image.Image) ([]byte, error) {
 // rowSource fills row with the 8-bit samples of image row y.
 type rowSource func(row []byte, y int)
 
+// rgbRows fills rows with the RGB of 4-byte pixels (alpha dropped), row 0
+// starting at pix[start].
+func rgbRows(pix []byte, start, stride int) rowSource {
+	return func(row []byte, y int) {
+		src := pix[start+y*stride:]
+		for i, j := 0, 0; i < len(row); i, j = i+3, j+4 {
+			s := src[j : j+3 : j+3]
+			row[i], row[i+1], row[i+2] = s[0], s[1], s[2]
+		}
+	}
+}
+
 func encodePNG(b *bytes.Buffer, img image.Image) error {
 	r := img.Bounds()
 	w, h := r.Dx(), r.Dy()
@@ -79,13 +91,7 @@ func encodePNG(b *bytes.Buffer, img image.Image) error {
 	case *image.RGBA:
 		if m.Opaque() {
 			kind, bpp = pngRGB, 3
-			fill = func(row []byte, y int) {
-				src := m.Pix[m.PixOffset(r.Min.X, r.Min.Y+y):]
-				for i, j := 0, 0; i < len(row); i, j = i+3, j+4 {
-					s := src[j : j+3 : j+3]
-					row[i], row[i+1], row[i+2] = s[0], s[1], s[2]
-				}
-			}
+			fill = rgbRows(m.Pix, m.PixOffset(r.Min.X, r.Min.Y), m.Stride)
 		} else {
 			kind, bpp = pngRGBA, 4
 			fill = func(row []byte, y int) {
@@ -99,13 +105,7 @@ func encodePNG(b *bytes.Buffer, img image.Image) error {
 	case *image.NRGBA:
 		if m.Opaque() {
 			kind, bpp = pngRGB, 3
-			fill = func(row []byte, y int) {
-				src := m.Pix[m.PixOffset(r.Min.X, r.Min.Y+y):]
-				for i, j := 0, 0; i < len(row); i, j = i+3, j+4 {
-					s := src[j : j+3 : j+3]
-					row[i], row[i+1], row[i+2] = s[0], s[1], s[2]
-				}
-			}
+			fill = rgbRows(m.Pix, m.PixOffset(r.Min.X, r.Min.Y), m.Stride)
 		} else {
 			kind, bpp = pngRGBA, 4
 			fill = func(row []byte, y int) {

@@ -70,15 +70,8 @@ func argmin(m int, f func(i int) float32) int {
 
 // buddies finds every piece's preferred neighbour in each direction.
 func (g *grower) buddies() {
-	a, m := g.a, g.a.m
-	g.bestRight, g.bestLeft = make([]int, m), make([]int, m)
-	g.bestDown, g.bestUp = make([]int, m), make([]int, m)
-	for x := range m {
-		g.bestRight[x] = argmin(m, func(y int) float32 { return a.right[x*m+y] })
-		g.bestLeft[x] = argmin(m, func(y int) float32 { return a.right[y*m+x] })
-		g.bestDown[x] = argmin(m, func(y int) float32 { return a.down[x*m+y] })
-		g.bestUp[x] = argmin(m, func(y int) float32 { return a.down[y*m+x] })
-	}
+	b := g.a.bestMatches()
+	g.bestRight, g.bestLeft, g.bestDown, g.bestUp = b.right, b.left, b.down, b.up
 }
 
 // seed is the piece with the most best buddies (a textured spot): where a
