@@ -77,3 +77,24 @@ func hardInstance(t testing.TB, photo, variant string, n int) *render.Generated 
 	}
 	return gen
 }
+
+// TestContentHardVariants: exact on both sheets of Garden and Dune at
+// 16×16 under haze, a dusk sky and a band of still water (hard_test.go).
+func TestContentHardVariants(t *testing.T) {
+	names := []string{"Garden.jpg", "Dune.jpg"}
+	variants := []string{"haze", "dusk", "water"}
+	if raceEnabled || testing.Short() {
+		names, variants = names[:1], variants[:1]
+	}
+	const n = 16
+	for _, name := range names {
+		for _, v := range variants {
+			gen := hardInstance(t, name, v, n)
+			for _, rect := range []bool{true, false} {
+				if _, correct, _ := solveSheet(t, gen, rect); correct != n*n {
+					t.Errorf("%s %s %d×%d rect=%v: %d of %d pieces in their cells", name, v, n, n, rect, correct, n*n)
+				}
+			}
+		}
+	}
+}
