@@ -200,7 +200,12 @@ func TestContentRect(t *testing.T) {
 // frame is found — exact at 16×16, PA ≥ 0.99 at 32×32 (before frame repair
 // these lost whole columns or rows to the wrong side: PA 0.95–0.99).
 func TestContentRectPhotos(t *testing.T) {
-	grids, names := []int{16, 32}, photos
+	// Three of the photos by default (the package's run stays a few
+	// minutes); JIGBENCH_LONG=1 takes all six.
+	grids, names := []int{16, 32}, photos[:3]
+	if os.Getenv("JIGBENCH_LONG") != "" {
+		names = photos
+	}
 	if raceEnabled || testing.Short() {
 		grids, names = []int{16}, photos[:1]
 	}

@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
@@ -20,7 +21,7 @@ import (
 func (a *assembly) reframe(cells []int) []int {
 	best := a.bestMatches()
 	for round := 0; round < 2; round++ {
-		for range 8 {
+		for range 4 {
 			moved := a.shiftFrame(cells)
 			moved = a.orderLines(cells, false) || moved
 			moved = a.orderLines(cells, true) || moved
@@ -355,6 +356,9 @@ func assign(cost [][]float64) []int {
 	return out
 }
 
+// maxSwapBlocks·n is the most blocks of one shape swapBlocks considers.
+const maxSwapBlocks = 6
+
 // blockShapes are the blocks swapBlocks exchanges, as rows × columns.
 var blockShapes = [][2]int{{1, 1}, {1, 2}, {2, 1}, {2, 2}}
 
@@ -381,12 +385,35 @@ func (a *assembly) swapBlocks(cells []int, best *matches) bool {
 			return out
 		}
 		var tops []int // blocks holding a doubtful cell
+		var price []float64
 		for r := 0; r+h <= n; r++ {
 			for c := 0; c+w <= n; c++ {
-				if slices.ContainsFunc(block(r*n+c), func(c int) bool { return doubt[c] }) {
+				if b := block(r*n + c); slices.ContainsFunc(b, func(c int) bool { return doubt[c] }) {
 					tops = append(tops, r*n+c)
+					for _, c := range b {
+						inSet[c] = true
+					}
+					price = append(price, a.setCost(cells, b, inSet))
+					for _, c := range b {
+						inSet[c] = false
+					}
 				}
 			}
+		}
+		if len(tops) > maxSwapBlocks*n {
+			// Where much is doubtful (a wide featureless sky), only the
+			// dearest blocks: the search stays O(n²) pairs.
+			order := make([]int, len(tops))
+			for i := range order {
+				order[i] = i
+			}
+			slices.SortStableFunc(order, func(i, j int) int { return cmp.Compare(price[j], price[i]) })
+			kept := make([]int, maxSwapBlocks*n)
+			for i := range kept {
+				kept[i] = tops[order[i]]
+			}
+			slices.Sort(kept)
+			tops = kept
 		}
 		for i, p := range tops {
 			bp := block(p)
