@@ -92,7 +92,7 @@ func Dataset(srcs [][]byte, runs int, dir string) ([]Result, error) {
 				return err
 			}
 			for _, img := range imgs {
-				if _, err := render.EncodePNG(img); err != nil {
+				if _, err := encodeStd(img); err != nil {
 					return err
 				}
 			}

@@ -41,7 +41,7 @@ func Preview(src []byte) (Case, error) {
 			return err
 		},
 		Floor: func() error {
-			_, err := render.EncodePNG(first.Gen.Shape)
+			_, err := encodeStd(first.Gen.Shape)
 			return err
 		},
 	}, nil

@@ -9,27 +9,31 @@ import (
 	"github.com/jigbench/jigbench/core/solve"
 )
 
-// SolveTargets are issue #4's bounds: solving a 16×16 from its sheet costs at
-// most 2× generating it, a 32×32 at most 10×.
-var SolveTargets = map[int]float64{16: 2, 32: 10}
+// SolveTargets bound solving an N×N from its sheet against generating it:
+// issue #20's for rect.png (16×16 ≤ 2×, 32×32 ≤ 5×), issue #4's for
+// shape.png (≤ 2× and ≤ 10×).
+var SolveTargets = map[string]map[int]float64{
+	render.FileRect:  {16: 2, 32: 5},
+	render.FileShape: {16: 2, 32: 10},
+}
 
 // solveScene is the demo scene the solve case uses when no image is given:
 // one the content solver reassembles exactly.
 const solveScene = "harbor-town"
 
 // Solve measures `jigbench solve --mode content` on an N×N instance —
-// reading instance.json's public fields, decoding shape.png, cutting,
+// reading instance.json's public fields, decoding the sheet, cutting,
 // scoring every pair of pieces and placing them — against generating the
 // same instance from its source (Generation's work: decode, generate, write
 // the folder), in the same run.
-func Solve(src []byte, n int, dir string) (Case, error) {
+func Solve(src []byte, n int, sheet, dir string) (Case, error) {
 	if src == nil {
 		var err error
 		if src, err = sceneJPEG(solveScene); err != nil {
 			return Case{}, err
 		}
 	}
-	gen, err := Generation(src, n, filepath.Join(dir, fmt.Sprintf("solve-%d", n)))
+	gen, err := Generation(src, n, filepath.Join(dir, fmt.Sprintf("solve-%d-%s", n, sheet)))
 	if err != nil {
 		return Case{}, err
 	}
@@ -42,16 +46,16 @@ func Solve(src []byte, n int, dir string) (Case, error) {
 	if err != nil {
 		return Case{}, err
 	}
-	inst, err := g.WriteDir(filepath.Join(dir, fmt.Sprintf("solve-%d-instance", n)))
+	inst, err := g.WriteDir(filepath.Join(dir, fmt.Sprintf("solve-%d-%s-instance", n, sheet)))
 	if err != nil {
 		return Case{}, err
 	}
 	return Case{
-		Name:      fmt.Sprintf("content solve %d×%d", n, n),
+		Name:      fmt.Sprintf("content solve %d×%d %s", n, n, sheet),
 		FloorName: fmt.Sprintf("generate the %d×%d", n, n),
-		Target:    SolveTargets[n],
+		Target:    SolveTargets[sheet][n],
 		Work: func() error {
-			_, _, err := solve.SolveContentDir(inst, render.FileShape)
+			_, _, err := solve.SolveContentDir(inst, sheet)
 			return err
 		},
 		Floor: gen.Work,

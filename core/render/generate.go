@@ -1,13 +1,12 @@
 package render
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"image"
-	"image/png"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/puzzle"
@@ -72,21 +71,13 @@ const (
 	FilePromptRect = "prompt-rect.txt"
 )
 
-// pngEncoder writes fast, as every instance file does: BestSpeed costs a
-// little size and saves most of the encoding time.
-var pngEncoder = png.Encoder{CompressionLevel: png.BestSpeed}
+// Files returns the instance folder's files by name, encoding one image
+// after another (a batch runs instances side by side instead).
+func (g *Generated) Files() (map[string][]byte, error) { return g.files(false) }
 
-// EncodePNG encodes img as the instance files do.
-func EncodePNG(img image.Image) ([]byte, error) {
-	var b bytes.Buffer
-	if err := pngEncoder.Encode(&b, img); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
-
-// Files returns the instance folder's files by name.
-func (g *Generated) Files() (map[string][]byte, error) {
+// files is Files; concurrent encodes the three images at once, which a
+// single instance written on several cores wants. The bytes are the same.
+func (g *Generated) files(concurrent bool) (map[string][]byte, error) {
 	js, err := g.Instance.MarshalIndent()
 	if err != nil {
 		return nil, err
@@ -96,12 +87,27 @@ func (g *Generated) Files() (map[string][]byte, error) {
 		FilePromptShap: []byte(puzzle.PromptWithHints(g.Puzzle.N, puzzle.ConditionShape, g.Instance.Hints)),
 		FilePromptRect: []byte(puzzle.PromptWithHints(g.Puzzle.N, puzzle.ConditionRect, g.Instance.Hints)),
 	}
-	for name, img := range map[string]*image.RGBA{FileShape: g.Shape, FileRect: g.Rect, FileSolved: g.Solved} {
-		data, err := EncodePNG(img)
-		if err != nil {
-			return nil, fmt.Errorf("encode %s: %w", name, err)
+	names := [3]string{FileShape, FileRect, FileSolved}
+	imgs := [3]*image.RGBA{g.Shape, g.Rect, g.Solved}
+	var data [3][]byte
+	var errs [3]error
+	encode := func(i int) { data[i], errs[i] = EncodePNG(imgs[i]) }
+	if concurrent {
+		var wg sync.WaitGroup
+		for i := range imgs {
+			wg.Go(func() { encode(i) })
 		}
-		files[name] = data
+		wg.Wait()
+	} else {
+		for i := range imgs {
+			encode(i)
+		}
+	}
+	for i, name := range names {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("encode %s: %w", name, errs[i])
+		}
+		files[name] = data[i]
 	}
 	return files, nil
 }
@@ -110,7 +116,7 @@ func (g *Generated) Files() (map[string][]byte, error) {
 // appears complete or not at all: files go to a temporary folder that is
 // renamed into place. An existing instance folder of the same ID is replaced.
 func (g *Generated) WriteDir(out string) (string, error) {
-	files, err := g.Files()
+	files, err := g.files(true)
 	if err != nil {
 		return "", err
 	}

@@ -13,13 +13,7 @@ import "math"
 func (a *assembly) grow() []int {
 	n, m := a.n, a.m
 	size := 2*n - 1
-	g := &grower{a: a, size: size, cell: make([]int, size*size), placed: make([]bool, m),
-		best: make([]slotChoice, size*size)}
-	for i := range g.cell {
-		g.cell[i] = -1
-	}
-	g.rmin, g.cmin, g.rmax, g.cmax = size, size, -1, -1
-	g.buddies()
+	g := a.newGrower()
 	g.put(n-1, n-1, g.seed())
 	for k := g.count; k < m; k++ {
 		slot, x := g.next()
@@ -29,6 +23,19 @@ func (a *assembly) grow() []int {
 		g.put(slot/size, slot%size, x)
 	}
 	return g.finish()
+}
+
+// newGrower is an empty canvas of 2n−1 × 2n−1 cells with the buddies found.
+func (a *assembly) newGrower() *grower {
+	size := 2*a.n - 1
+	g := &grower{a: a, size: size, cell: make([]int, size*size), placed: make([]bool, a.m),
+		best: make([]slotChoice, size*size)}
+	for i := range g.cell {
+		g.cell[i] = -1
+	}
+	g.rmin, g.cmin, g.rmax, g.cmax = size, size, -1, -1
+	g.buddies()
+	return g
 }
 
 type slotChoice struct {
@@ -63,15 +70,8 @@ func argmin(m int, f func(i int) float32) int {
 
 // buddies finds every piece's preferred neighbour in each direction.
 func (g *grower) buddies() {
-	a, m := g.a, g.a.m
-	g.bestRight, g.bestLeft = make([]int, m), make([]int, m)
-	g.bestDown, g.bestUp = make([]int, m), make([]int, m)
-	for x := range m {
-		g.bestRight[x] = argmin(m, func(y int) float32 { return a.right[x*m+y] })
-		g.bestLeft[x] = argmin(m, func(y int) float32 { return a.right[y*m+x] })
-		g.bestDown[x] = argmin(m, func(y int) float32 { return a.down[x*m+y] })
-		g.bestUp[x] = argmin(m, func(y int) float32 { return a.down[y*m+x] })
-	}
+	b := g.a.bestMatches()
+	g.bestRight, g.bestLeft, g.bestDown, g.bestUp = b.right, b.left, b.down, b.up
 }
 
 // seed is the piece with the most best buddies (a textured spot): where a

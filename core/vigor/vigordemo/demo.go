@@ -23,7 +23,7 @@ const Name = "jigbench-demo"
 
 // Version changes whenever Write's output does (a test pins the output's
 // digest to it), so copies cached by the app are never stale.
-const Version = 2
+const Version = 3
 
 // demoModels are the simulated generative models of the demo, each with the
 // share of pieces it puts in the right cell.

@@ -108,6 +108,7 @@ func TestDemoSplitIsCompleteAndDeterministic(t *testing.T) {
 var demoDigests = map[int]string{
 	1: "1ccf161a89bc151049f05ada05d4c88dd39d6f235f789cfb2bd0115ac610c1e4",
 	2: "00c96e91c0259757d8cf92141890571e7cc1559510adc94496e265f8ce6e2381", // subdomains by cut
+	3: "d7a9a9b4a939176e743a9fb5da6fa2b248e28b2843010f2b9a23b96740df3d78", // PNGs by render.EncodePNG's own writer
 }
 
 // demoDigest hashes every file of the demo folder, by relative path.

@@ -1,0 +1,576 @@
+package solve
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// Frame repair for rectangular sheets. Without flat sides nothing marks the
+// image border, and a greedy or row-by-row placement can be right but for
+// where it wraps: the true right-hand column placed on the left, part of a
+// row one cell over. The border is where pieces have no good continuation,
+// so the frame is decided globally, on the whole arrangement's cost: the
+// column order is the cheapest path through the columns (the ends of the
+// path are the image's left and right edges, a wrap costs what its seam
+// costs), the same for rows, then segments of rows and columns are rotated
+// by one cell and single pieces exchanged, each move kept only when it lowers
+// the total dissimilarity, until none does.
+
+// reframe repairs cells (cell → piece) in place as above and returns it.
+func (a *assembly) reframe(cells []int) []int {
+	best := a.bestMatches()
+	for round := 0; round < 2; round++ {
+		for range 4 {
+			moved := a.shiftFrame(cells)
+			moved = a.orderLines(cells, false) || moved
+			moved = a.orderLines(cells, true) || moved
+			moved = a.rotateBlocks(cells) || moved
+			moved = a.swapBlocks(cells, best) || moved
+			if !moved {
+				break
+			}
+		}
+		if !a.regrow(cells, best) {
+			break
+		}
+	}
+	return cells
+}
+
+// orderLines reorders whole columns (rows if byRow) of cells along the
+// cheapest path through them, by moving blocks of consecutive lines to other
+// positions while that lowers the cost; it reports whether it moved any.
+// Moving columns leaves every vertical pair as it is, so the cost that can
+// change is the sum of the seams between neighbouring columns.
+func (a *assembly) orderLines(cells []int, byRow bool) bool {
+	n, m := a.n, a.m
+	at := func(line, k int) int { // k-th piece of line
+		if byRow {
+			return cells[line*n+k]
+		}
+		return cells[k*n+line]
+	}
+	pair := a.right
+	if byRow {
+		pair = a.down
+	}
+	// seam[i*n+j]: the cost of line j right after line i.
+	seam := make([]float64, n*n)
+	for i := range n {
+		for j := range n {
+			if i == j {
+				continue
+			}
+			var s float64
+			for k := range n {
+				s += float64(pair[at(i, k)*m+at(j, k)])
+			}
+			seam[i*n+j] = s
+		}
+	}
+	order := make([]int, n) // position → original line
+	for i := range order {
+		order[i] = i
+	}
+	pathCost := func(o []int) float64 {
+		var s float64
+		for i := 1; i < len(o); i++ {
+			s += seam[o[i-1]*n+o[i]]
+		}
+		return s
+	}
+	moved := false
+	cur := pathCost(order)
+	trial := make([]int, 0, n)
+	for improved := true; improved; {
+		improved = false
+		for length := 1; length < n; length++ {
+			for from := 0; from+length <= n; from++ {
+				block := order[from : from+length]
+				rest := slices.Concat(order[:from], order[from+length:])
+				for to := 0; to <= len(rest); to++ {
+					if to == from {
+						continue
+					}
+					trial = append(append(append(trial[:0], rest[:to]...), block...), rest[to:]...)
+					if c := pathCost(trial); c < cur-1e-6 {
+						copy(order, trial)
+						cur, improved, moved = c, true, true
+						block = order[from : from+length]
+						rest = slices.Concat(order[:from], order[from+length:])
+					}
+				}
+			}
+		}
+	}
+	if !moved {
+		return false
+	}
+	old := slices.Clone(cells)
+	for pos, line := range order {
+		for k := range n {
+			if byRow {
+				cells[pos*n+k] = old[line*n+k]
+			} else {
+				cells[k*n+pos] = old[k*n+line]
+			}
+		}
+	}
+	return true
+}
+
+// rotateBlocks shifts a block of whole segments — lines i0…i1−1, positions
+// from…to−1 of each — by d cells along the lines, the pieces pushed out at
+// one end coming back in at the other, in rows and in columns, while that
+// lowers the total cost; it reports whether it shifted any. A region that
+// grew from a wrong seam sits a few cells off as a whole; this moves it back.
+// Blocks are at most maxBlock lines thick (a thicker one moves in steps)
+// and maxLen long, and move up to maxShift cells (whole lines: any).
+func (a *assembly) rotateBlocks(cells []int) bool {
+	n := a.n
+	const maxBlock, maxLen = 4, 16
+	const maxShift = 3
+	inSet := make([]bool, n*n)
+	var set, seg []int
+	moved := false
+	for _, vertical := range [2]bool{false, true} {
+		idx := func(line, k int) int {
+			if vertical {
+				return k*n + line
+			}
+			return line*n + k
+		}
+		for i0 := range n {
+			for i1 := i0 + 1; i1 <= min(n, i0+maxBlock); i1++ {
+				for from := 0; from < n-1; from++ {
+					for to := from + 2; to <= n; to++ {
+						if to-from > maxLen && to < n {
+							continue // only whole lines are longer
+						}
+						if to-from > maxLen && from > 0 {
+							break
+						}
+						set = set[:0]
+						for i := i0; i < i1; i++ {
+							for k := from; k < to; k++ {
+								set = append(set, idx(i, k))
+							}
+						}
+						seg = seg[:0]
+						for _, c := range set {
+							inSet[c] = true
+							seg = append(seg, cells[c])
+						}
+						l := to - from
+						shift := func(d int) {
+							for i := i0; i < i1; i++ {
+								base := (i - i0) * l
+								for k := range l {
+									cells[idx(i, from+(k+d+l)%l)] = seg[base+k]
+								}
+							}
+						}
+						before := a.setCost(cells, set, inSet)
+						shifts := min(maxShift, l-1)
+						if l == n {
+							shifts = n / 2 // whole lines: every cyclic shift
+						}
+						for d := 1; d <= shifts; d++ {
+							for _, sd := range [2]int{d, -d} {
+								shift(sd)
+								if after := a.setCost(cells, set, inSet); after < before-1e-6 {
+									moved, before = true, after
+									for j, c := range set {
+										seg[j] = cells[c]
+									}
+								} else {
+									shift(0)
+								}
+							}
+						}
+						for _, c := range set {
+							inSet[c] = false
+						}
+					}
+				}
+			}
+		}
+	}
+	return moved
+}
+
+// maxFrameShift is the most lines shiftFrame wraps from one side of the
+// grid to the other at once.
+const maxFrameShift = 2
+
+// shiftFrame tries moving the last s rows (or columns) to the front, or the
+// first s to the back, for s up to maxFrameShift, as when the true border
+// line was placed on the wrong side of the grid. The moved lines' pieces are
+// placed again by exact assignment, line by line from the one next to the
+// unmoved part outwards, each cell priced by its one fixed neighbour. The
+// cheapest such arrangement replaces cells if it is cheaper; shiftFrame
+// reports whether it did.
+func (a *assembly) shiftFrame(cells []int) bool {
+	n, m := a.n, a.m
+	best, bestCost := []int(nil), a.cost(cells)
+	for _, byRow := range [2]bool{true, false} {
+		idx := func(line, k int) int {
+			if byRow {
+				return line*n + k
+			}
+			return k*n + line
+		}
+		// priced(x, k, nb, after): x at position k of a line whose fixed
+		// neighbour line holds nb at k, after (below / right of) it or not.
+		price := func(x, nb int, after bool) float64 {
+			pair := a.right
+			if byRow {
+				pair = a.down
+			}
+			if after {
+				return float64(pair[nb*m+x])
+			}
+			return float64(pair[x*m+nb])
+		}
+		for _, toFront := range [2]bool{true, false} {
+			for s := 1; s <= min(maxFrameShift, n-1); s++ {
+				cand := make([]int, len(cells))
+				d := s
+				if !toFront {
+					d = n - s
+				}
+				for line := range n {
+					for k := range n {
+						cand[idx((line+d)%n, k)] = cells[idx(line, k)]
+					}
+				}
+				// The wrapped lines, from the unmoved part outwards.
+				var pool []int
+				lines := make([]int, s)
+				for i := range s {
+					if toFront {
+						lines[i] = s - 1 - i
+					} else {
+						lines[i] = n - s + i
+					}
+					for k := range n {
+						pool = append(pool, cand[idx(lines[i], k)])
+					}
+				}
+				for _, line := range lines {
+					nbLine, after := line+1, false
+					if !toFront {
+						nbLine, after = line-1, true
+					}
+					cost := make([][]float64, n)
+					for k := range n {
+						nb := cand[idx(nbLine, k)]
+						cost[k] = make([]float64, len(pool))
+						for j, x := range pool {
+							cost[k][j] = price(x, nb, after)
+						}
+					}
+					pick := assign(cost)
+					taken := make([]bool, len(pool))
+					for k, j := range pick {
+						cand[idx(line, k)] = pool[j]
+						taken[j] = true
+					}
+					rest := pool[:0:0]
+					for j, x := range pool {
+						if !taken[j] {
+							rest = append(rest, x)
+						}
+					}
+					pool = rest
+				}
+				if c := a.cost(cand); c < bestCost-1e-6 {
+					best, bestCost = cand, c
+				}
+			}
+		}
+	}
+	if best == nil {
+		return false
+	}
+	copy(cells, best)
+	return true
+}
+
+// assign solves the assignment problem for cost[i][j] (rows i ≤ columns j):
+// each row gets a distinct column, the sum least; it returns row → column.
+// The Hungarian algorithm with potentials, O(rows²·columns).
+func assign(cost [][]float64) []int {
+	rows := len(cost)
+	if rows == 0 {
+		return nil
+	}
+	cols := len(cost[0])
+	inf := math.Inf(1)
+	u, v := make([]float64, rows+1), make([]float64, cols+1)
+	p, way := make([]int, cols+1), make([]int, cols+1) // p[j]: row (1-based) on column j
+	minv, used := make([]float64, cols+1), make([]bool, cols+1)
+	for i := 1; i <= rows; i++ {
+		p[0] = i
+		j0 := 0
+		for j := range minv {
+			minv[j], used[j] = inf, false
+		}
+		for p[j0] != 0 {
+			used[j0] = true
+			i0, delta, j1 := p[j0], inf, 0
+			for j := 1; j <= cols; j++ {
+				if used[j] {
+					continue
+				}
+				if cur := cost[i0-1][j-1] - u[i0] - v[j]; cur < minv[j] {
+					minv[j], way[j] = cur, j0
+				}
+				if minv[j] < delta {
+					delta, j1 = minv[j], j
+				}
+			}
+			for j := 0; j <= cols; j++ {
+				if used[j] {
+					u[p[j]] += delta
+					v[j] -= delta
+				} else {
+					minv[j] -= delta
+				}
+			}
+			j0 = j1
+		}
+		for j0 != 0 {
+			j1 := way[j0]
+			p[j0] = p[j1]
+			j0 = j1
+		}
+	}
+	out := make([]int, rows)
+	for j := 1; j <= cols; j++ {
+		if p[j] != 0 {
+			out[p[j]-1] = j - 1
+		}
+	}
+	return out
+}
+
+// maxSwapBlocks·n is the most blocks of one shape swapBlocks considers.
+const maxSwapBlocks = 6
+
+// blockShapes are the blocks swapBlocks exchanges, as rows × columns.
+var blockShapes = [][2]int{{1, 1}, {1, 2}, {2, 1}, {2, 2}}
+
+// swapBlocks exchanges two equal, non-overlapping blocks of cells (each
+// of blockShapes) while that lowers the total cost — a pair of pieces put
+// together in the wrong place moves as one; it reports whether it swapped.
+// Both blocks hold a doubtful cell (see doubtful): where two misplaced
+// pieces sit, which keeps the search small on a nearly right arrangement.
+func (a *assembly) swapBlocks(cells []int, best *matches) bool {
+	n := a.n
+	doubt := a.doubtful(cells, best)
+	inSet := make([]bool, n*n)
+	var set []int
+	moved := false
+	for _, sh := range blockShapes {
+		h, w := sh[0], sh[1]
+		block := func(p int) []int {
+			out := make([]int, 0, h*w)
+			for dr := range h {
+				for dc := range w {
+					out = append(out, p+dr*n+dc)
+				}
+			}
+			return out
+		}
+		var tops []int // blocks holding a doubtful cell
+		var price []float64
+		for r := 0; r+h <= n; r++ {
+			for c := 0; c+w <= n; c++ {
+				if b := block(r*n + c); slices.ContainsFunc(b, func(c int) bool { return doubt[c] }) {
+					tops = append(tops, r*n+c)
+					for _, c := range b {
+						inSet[c] = true
+					}
+					price = append(price, a.setCost(cells, b, inSet))
+					for _, c := range b {
+						inSet[c] = false
+					}
+				}
+			}
+		}
+		if len(tops) > maxSwapBlocks*n {
+			// Where much is doubtful (a wide featureless sky), only the
+			// dearest blocks: the search stays O(n²) pairs.
+			order := make([]int, len(tops))
+			for i := range order {
+				order[i] = i
+			}
+			slices.SortStableFunc(order, func(i, j int) int { return cmp.Compare(price[j], price[i]) })
+			kept := make([]int, maxSwapBlocks*n)
+			for i := range kept {
+				kept[i] = tops[order[i]]
+			}
+			slices.Sort(kept)
+			tops = kept
+		}
+		for i, p := range tops {
+			bp := block(p)
+			for _, q := range tops[i+1:] {
+				if q/n < p/n+h && p/n < q/n+h && q%n < p%n+w && p%n < q%n+w {
+					continue // overlapping (or the same)
+				}
+				bq := block(q)
+				set = append(append(set[:0], bp...), bq...)
+				for _, c := range set {
+					inSet[c] = true
+				}
+				before := a.setCost(cells, set, inSet)
+				for k := range bp {
+					cells[bp[k]], cells[bq[k]] = cells[bq[k]], cells[bp[k]]
+				}
+				if a.setCost(cells, set, inSet) < before-1e-6 {
+					moved = true
+				} else {
+					for k := range bp {
+						cells[bp[k]], cells[bq[k]] = cells[bq[k]], cells[bp[k]]
+					}
+				}
+				for _, c := range set {
+					inSet[c] = false
+				}
+			}
+		}
+	}
+	return moved
+}
+
+// setCost is the cost of every pair touching the cells of set, each once
+// (inSet marks them).
+func (a *assembly) setCost(cells, set []int, inSet []bool) float64 {
+	n, m := a.n, a.m
+	var s float64
+	for _, c := range set {
+		r, col := c/n, c%n
+		x := cells[c]
+		if col+1 < n {
+			s += float64(a.right[x*m+cells[c+1]])
+		}
+		if r+1 < n {
+			s += float64(a.down[x*m+cells[c+n]])
+		}
+		if col > 0 && !inSet[c-1] {
+			s += float64(a.right[cells[c-1]*m+x])
+		}
+		if r > 0 && !inSet[c-n] {
+			s += float64(a.down[cells[c-n]*m+x])
+		}
+	}
+	return s
+}
+
+// matches are every piece's preferred neighbour in each direction.
+type matches struct{ right, left, down, up []int }
+
+func (a *assembly) bestMatches() *matches {
+	m := a.m
+	b := &matches{make([]int, m), make([]int, m), make([]int, m), make([]int, m)}
+	for x := range m {
+		b.right[x] = argmin(m, func(y int) float32 { return a.right[x*m+y] })
+		b.left[x] = argmin(m, func(y int) float32 { return a.right[y*m+x] })
+		b.down[x] = argmin(m, func(y int) float32 { return a.down[x*m+y] })
+		b.up[x] = argmin(m, func(y int) float32 { return a.down[y*m+x] })
+	}
+	return b
+}
+
+// doubtful marks the cells with a neighbour that is not their best buddy
+// (each the other's preferred piece that way): where a misplaced piece sits.
+func (a *assembly) doubtful(cells []int, b *matches) []bool {
+	n := a.n
+	d := make([]bool, n*n)
+	for c, x := range cells {
+		r, col := c/n, c%n
+		if col+1 < n {
+			if y := cells[c+1]; b.right[x] != y || b.left[y] != x {
+				d[c], d[c+1] = true, true
+			}
+		}
+		if r+1 < n {
+			if y := cells[c+n]; b.down[x] != y || b.up[y] != x {
+				d[c], d[c+n] = true, true
+			}
+		}
+	}
+	return d
+}
+
+// regrow keeps the largest region of cells joined by best-buddy seams (each
+// piece the other's preferred neighbour) and places every other piece again
+// by the greedy (grow), from that region outwards within its frame. A region
+// that grew from a wrong seam somewhere is displaced in two directions at
+// once, which no shift of lines undoes; its pieces re-join the right part.
+// It replaces cells and reports true if that lowers the total cost.
+func (a *assembly) regrow(cells []int, best *matches) bool {
+	n := a.n
+	// Components over best-buddy seams, by union–find.
+	parent := make([]int, n*n)
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	for c, x := range cells {
+		if c%n+1 < n {
+			if y := cells[c+1]; best.right[x] == y && best.left[y] == x {
+				parent[find(c)] = find(c + 1)
+			}
+		}
+		if c+n < n*n {
+			if y := cells[c+n]; best.down[x] == y && best.up[y] == x {
+				parent[find(c)] = find(c + n)
+			}
+		}
+	}
+	size := make([]int, n*n)
+	root := 0
+	for c := range cells {
+		r := find(c)
+		size[r]++
+		if size[r] > size[root] || size[r] == size[root] && r < root {
+			root = r
+		}
+	}
+	if size[root] == n*n || size[root] < 2 {
+		return false
+	}
+	s := 2*n - 1
+	g := a.newGrower()
+	off := n - 1 - n/2 // the grid's top-left on the canvas
+	for c, x := range cells {
+		if find(c) == root {
+			g.put(c/n+off, c%n+off, x)
+		}
+	}
+	// The frame: the region's extent, widened only as far as n allows.
+	for k := g.count; k < a.m; k++ {
+		slot, x := g.next()
+		if slot < 0 {
+			break
+		}
+		g.put(slot/s, slot%s, x)
+	}
+	cand := g.finish()
+	if a.cost(cand) >= a.cost(cells)-1e-6 {
+		return false
+	}
+	copy(cells, cand)
+	return true
+}

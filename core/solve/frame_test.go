@@ -1,0 +1,137 @@
+package solve
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/jigbench/jigbench/core/puzzle"
+)
+
+// TestAssignMatchesBruteForce: the Hungarian assignment's total equals the
+// least over every injective choice, on random 1×1 to 4×6 matrices, and
+// on a hand-worked 3×3 (rows take columns 1, 0, 2: 1 + 2 + 2 = 5).
+func TestAssignMatchesBruteForce(t *testing.T) {
+	got := assign([][]float64{{4, 1, 3}, {2, 0, 5}, {3, 2, 2}})
+	if !slices.Equal(got, []int{1, 0, 2}) {
+		t.Fatalf("hand-worked 3×3: %v, want [1 0 2]", got)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := range 300 {
+		rows := 1 + trial%4
+		cols := rows + trial%3
+		cost := make([][]float64, rows)
+		for i := range cost {
+			cost[i] = make([]float64, cols)
+			for j := range cost[i] {
+				cost[i][j] = float64(rng.IntN(10))
+			}
+		}
+		pick := assign(cost)
+		seen := map[int]bool{}
+		var sum float64
+		for i, j := range pick {
+			if seen[j] {
+				t.Fatalf("%v: column %d taken twice", cost, j)
+			}
+			seen[j] = true
+			sum += cost[i][j]
+		}
+		if want := bruteAssign(cost, 0, make([]bool, cols)); sum != want {
+			t.Fatalf("%v: assignment costs %v, the least is %v", cost, sum, want)
+		}
+	}
+}
+
+func bruteAssign(cost [][]float64, row int, used []bool) float64 {
+	if row == len(cost) {
+		return 0
+	}
+	best := math.Inf(1)
+	for j := range used {
+		if !used[j] {
+			used[j] = true
+			best = min(best, cost[row][j]+bruteAssign(cost, row+1, used))
+			used[j] = false
+		}
+	}
+	return best
+}
+
+// syntheticAssembly is a rectangular n×n puzzle whose true arrangement is
+// piece r·n+c in cell r·n+c: true neighbours cost 1, anything else 5–9.
+func syntheticAssembly(n int, seed uint64) *assembly {
+	m := n * n
+	rng := rand.New(rand.NewPCG(seed, 3))
+	cm := &compatMatrix{m: m, d: [2][]float32{make([]float32, m*m), make([]float32, m*m)}}
+	for a := range m {
+		for b := range m {
+			cm.d[dirRight][a*m+b] = float32(5 + rng.IntN(5))
+			cm.d[dirDown][a*m+b] = float32(5 + rng.IntN(5))
+		}
+		if a%n+1 < n {
+			cm.d[dirRight][a*m+a+1] = 1
+		}
+		if a+n < m {
+			cm.d[dirDown][a*m+a+n] = 1
+		}
+	}
+	return newAssembly(n, make([]puzzle.Sides, m), cm, false)
+}
+
+// TestReframeRepairsShiftedFrames: arrangements that are right but for
+// where they wrap — the right-hand column on the left in a scrambled order,
+// the top row at the bottom, a block of rows a few cells over, two pieces
+// exchanged — come back to the true one.
+func TestReframeRepairsShiftedFrames(t *testing.T) {
+	const n = 8
+	a := syntheticAssembly(n, 1)
+	truth := make([]int, n*n)
+	for i := range truth {
+		truth[i] = i
+	}
+	rng := rand.New(rand.NewPCG(4, 5))
+	cases := map[string]func([]int) []int{
+		"right column wrapped, scrambled": func(c []int) []int {
+			out := make([]int, len(c))
+			col := rng.Perm(n)
+			for r := range n {
+				for k := range n {
+					if k == 0 {
+						out[r*n] = c[col[r]*n+n-1]
+					} else {
+						out[r*n+k] = c[r*n+k-1]
+					}
+				}
+			}
+			return out
+		},
+		"top row at the bottom": func(c []int) []int {
+			return append(slices.Clone(c[n:]), c[:n]...)
+		},
+		"a block of rows 2 cells over": func(c []int) []int {
+			out := slices.Clone(c)
+			for r := 2; r < 5; r++ {
+				for k := range 6 {
+					out[r*n+1+(k+2)%6] = c[r*n+1+k]
+				}
+			}
+			return out
+		},
+		"two pieces exchanged": func(c []int) []int {
+			out := slices.Clone(c)
+			out[9], out[50] = out[50], out[9]
+			return out
+		},
+	}
+	for name, spoil := range cases {
+		cells := spoil(truth)
+		if slices.Equal(cells, truth) {
+			t.Fatalf("%s: the spoiled arrangement is the truth", name)
+		}
+		if got := a.reframe(cells); !slices.Equal(got, truth) {
+			t.Errorf("%s: reframe gave cost %.0f, the truth costs %.0f:\n%v", name, a.cost(got), a.cost(truth), got)
+		}
+	}
+}
