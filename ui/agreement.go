@@ -22,6 +22,7 @@ import (
 	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/render"
 	"github.com/jigbench/jigbench/core/vigor"
+	"github.com/jigbench/jigbench/core/vigordemo"
 )
 
 // progressPoll is how often a running computation's progress is shown.
@@ -36,7 +37,7 @@ var replicateChoices = []string{"0", "500", "1000", "2000", "5000", "10000"}
 // and shows the report's tables and pictures. Every figure comes from
 // core/vigor; this pane only lays them out.
 type AgreementPane struct {
-	win *MainWindow
+	deps
 
 	// Inputs.
 	dir        string
@@ -80,9 +81,9 @@ type AgreementPane struct {
 	running bool
 }
 
-// NewAgreementPane makes the pane; it opens on the demo split.
-func NewAgreementPane(w *MainWindow) *AgreementPane {
-	return &AgreementPane{win: w, useStore: map[string]bool{}, judgeFiles: map[vigor.Condition][]string{}}
+// newAgreementPane makes the pane; it opens on the demo split.
+func newAgreementPane(d deps) *AgreementPane {
+	return &AgreementPane{deps: d, useStore: map[string]bool{}, judgeFiles: map[vigor.Condition][]string{}}
 }
 
 // Agreement is the Agreement pane.
@@ -151,7 +152,7 @@ func (a *AgreementPane) View() fyne.CanvasObject {
 	a.trackSel.Horizontal = true
 	a.condSel.SetSelected(condTitle(vigor.WithGT))
 	a.trackSel.SetSelected("Result")
-	a.heat, a.confusion, a.scatt = newChartView(a.win.work), newChartView(a.win.work), newChartView(a.win.work)
+	a.heat, a.confusion, a.scatt = newChartView(a.work), newChartView(a.work), newChartView(a.work)
 	pictures := container.NewBorder(container.NewHBox(a.condSel, widget.NewSeparator(), a.trackSel), nil, nil, nil,
 		container.NewGridWithColumns(2, a.heat, container.NewGridWithRows(2, a.confusion, a.scatt)))
 	a.tabs = container.NewAppTabs(
@@ -190,23 +191,23 @@ func condTitle(c vigor.Condition) string {
 	return "Judge without GT"
 }
 
-// ScreenshotViews adds the pictures tab to `jigbench screenshot`.
-func (a *AgreementPane) ScreenshotViews() []screenshotView {
-	return []screenshotView{{Name: "pictures", Show: func() { a.tabs.SelectIndex(1) }}}
+// tourViews adds the pictures tab to `jigbench screenshot`.
+func (a *AgreementPane) tourViews() []tourView {
+	return []tourView{{Name: "pictures", Show: func() { a.tabs.SelectIndex(1) }}}
 }
 
 // OpenDemo chooses the demo split with its simulated ratings and judge runs
 // and computes the report.
 func (a *AgreementPane) OpenDemo() {
 	id := a.request.Add(1)
-	a.win.work.Go(func() func() {
-		set, err := vigorDemo()
+	a.work.Go(func() func() {
+		set, err := vigordemo.Cached()
 		return func() {
 			if a.request.Load() != id {
 				return
 			}
 			if err != nil {
-				a.win.ShowError(err)
+				a.showError(err)
 				return
 			}
 			a.useSplit(set.Dir, true, func() {
@@ -224,9 +225,9 @@ func (a *AgreementPane) OpenDemo() {
 
 // OpenSplitDialog asks for a split folder.
 func (a *AgreementPane) OpenSplitDialog() {
-	a.win.Files.OpenFolder("Choose the ViGoR split (a folder with split.json)", func(dir string, err error) {
+	a.files.OpenFolder("Choose the ViGoR split (a folder with split.json)", func(dir string, err error) {
 		if err != nil {
-			a.win.ShowError(err)
+			a.showError(err)
 			return
 		}
 		if dir != "" {
@@ -242,7 +243,7 @@ func (a *AgreementPane) OpenSplit(dir string) {
 		a.humanFiles = nil
 		a.judgeFiles = map[vigor.Condition][]string{}
 		a.showSources()
-		a.win.Status.Set(fmt.Sprintf("Split %s: tick the raters in this machine's store, add rating exports and judge runs, then Compute.", a.sp.Name))
+		a.status.Set(fmt.Sprintf("Split %s: tick the raters in this machine's store, add rating exports and judge runs, then Compute.", a.sp.Name))
 	})
 }
 
@@ -250,16 +251,13 @@ func (a *AgreementPane) OpenSplit(dir string) {
 // goroutine, then runs then.
 func (a *AgreementPane) useSplit(dir string, demo bool, then func()) {
 	id := a.request.Add(1)
-	a.win.work.Go(func() func() {
+	a.work.Go(func() func() {
 		sp, err := vigor.LoadMeta(dir)
 		var names []string
 		var storeErr error // the store is optional here: files can stand in
 		if err == nil {
-			var store RatingStore = a.win.rate.demoStore
-			if !demo {
-				store, storeErr = a.win.rate.opener.get()
-			}
-			if storeErr == nil {
+			var store RatingStore
+			if store, storeErr = a.ratings.store(demo); storeErr == nil {
 				ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 				names, storeErr = store.Annotators(ctx, sp.Name)
 				cancel()
@@ -270,7 +268,7 @@ func (a *AgreementPane) useSplit(dir string, demo bool, then func()) {
 				return
 			}
 			if err != nil {
-				a.win.ShowError(err)
+				a.showError(err)
 				return
 			}
 			a.Cancel()
@@ -287,9 +285,9 @@ func (a *AgreementPane) useSplit(dir string, demo bool, then func()) {
 				label += " (the demo: simulated raters and judge)"
 			}
 			a.splitLabel.SetText(label)
-			a.win.relayout(a.view)
+			a.work.relayout(a.view)
 			if !demo {
-				a.win.App.Preferences().SetString(prefLastDir, filepath.Dir(dir))
+				a.prefs.SetString(prefLastDir, filepath.Dir(dir))
 			}
 			then()
 		}
@@ -348,14 +346,14 @@ func (a *AgreementPane) showSources() {
 		}
 		box.Refresh()
 	}
-	a.win.relayout(a.view)
+	a.work.relayout(a.view)
 }
 
 func (a *AgreementPane) addHumansDialog() {
-	a.win.Files.OpenFile("Add a ratings export", Filter{Name: "Ratings", Extensions: []string{"csv", "jsonl", "ndjson"}},
+	a.files.OpenFile("Add a ratings export", Filter{Name: "Ratings", Extensions: []string{"csv", "jsonl", "ndjson"}},
 		func(path string, err error) {
 			if err != nil {
-				a.win.ShowError(err)
+				a.showError(err)
 			} else if path != "" {
 				a.AddHumans(path)
 			}
@@ -363,10 +361,10 @@ func (a *AgreementPane) addHumansDialog() {
 }
 
 func (a *AgreementPane) addJudgeDialog(c vigor.Condition) {
-	a.win.Files.OpenFile("Add a judge run ("+condWords(c)+")", Filter{Name: "Judge runs", Extensions: []string{"json", "jsonl"}},
+	a.files.OpenFile("Add a judge run ("+condWords(c)+")", Filter{Name: "Judge runs", Extensions: []string{"json", "jsonl"}},
 		func(path string, err error) {
 			if err != nil {
-				a.win.ShowError(err)
+				a.showError(err)
 			} else if path != "" {
 				a.AddJudge(c, path)
 			}
@@ -407,13 +405,13 @@ type analysisJob struct {
 // Compute runs the analysis off the UI goroutine with a progress bar.
 func (a *AgreementPane) Compute() {
 	if a.sp == nil {
-		a.win.Status.Set("Choose a split first.")
+		a.status.Set("Choose a split first.")
 		return
 	}
 	reps, _ := strconv.Atoi(a.replicates.Selected)
 	seed, err := strconv.ParseUint(strings.TrimSpace(a.seed.Text), 10, 64)
 	if err != nil {
-		a.win.ShowError(errors.New("the seed must be a whole number ≥ 0"))
+		a.showError(errors.New("the seed must be a whole number ≥ 0"))
 		return
 	}
 	job := analysisJob{dir: a.dir, demo: a.demo, humanFiles: slices.Clone(a.humanFiles),
@@ -441,9 +439,9 @@ func (a *AgreementPane) Compute() {
 	a.compute.Disable()
 	a.progress.SetValue(0)
 	a.progressBox.Show()
-	a.win.Status.Set("Computing the agreement of " + a.sp.Name + "…")
+	a.status.Set("Computing the agreement of " + a.sp.Name + "…")
 	a.pollProgress(id)
-	a.win.work.Go(func() func() {
+	a.work.Go(func() func() {
 		in, problems, err := a.gather(ctx, job)
 		var rep *vigor.Report
 		var pd *vigor.PlotData
@@ -460,9 +458,9 @@ func (a *AgreementPane) Compute() {
 			a.finish()
 			switch {
 			case errors.Is(err, context.Canceled):
-				a.win.Status.Set("Cancelled; the report shown (if any) is the previous one.")
+				a.status.Set("Cancelled; the report shown (if any) is the previous one.")
 			case err != nil:
-				a.win.ShowError(err)
+				a.showError(err)
 			default:
 				a.show(in, job.opts, rep, pd, problems)
 			}
@@ -472,7 +470,7 @@ func (a *AgreementPane) Compute() {
 
 // pollProgress shows the bootstrap's progress while computation id runs.
 func (a *AgreementPane) pollProgress(id uint64) {
-	a.win.work.After(progressPoll, func() func() {
+	a.work.After(progressPoll, func() func() {
 		return func() {
 			if a.request.Load() != id || !a.running {
 				return
@@ -496,7 +494,7 @@ func (a *AgreementPane) Cancel() {
 		a.cancel()
 		a.request.Add(1) // its result is no longer wanted
 		a.finish()
-		a.win.Status.Set("Cancelled.")
+		a.status.Set("Cancelled.")
 	}
 }
 
@@ -513,11 +511,9 @@ func (a *AgreementPane) gather(ctx context.Context, job analysisJob) (vigor.Inpu
 		}
 	}
 	if len(job.storeNames) > 0 {
-		var store RatingStore = a.win.rate.demoStore
-		if !job.demo {
-			if store, err = a.win.rate.opener.get(); err != nil {
-				return in, nil, err
-			}
+		store, err := a.ratings.store(job.demo)
+		if err != nil {
+			return in, nil, err
 		}
 		for _, n := range job.storeNames {
 			sctx, cancel := context.WithTimeout(ctx, storeTimeout)
@@ -578,8 +574,8 @@ func (a *AgreementPane) show(in vigor.Input, opts vigor.Options, rep *vigor.Repo
 		b.Enable()
 	}
 	a.showPictures()
-	a.win.relayout(a.view)
-	a.win.Status.Set(fmt.Sprintf("Agreement of %s computed: %d human ratings, %d judge records.", rep.Split, len(in.Humans), len(in.Judge)))
+	a.work.relayout(a.view)
+	a.status.Set(fmt.Sprintf("Agreement of %s computed: %d human ratings, %d judge records.", rep.Split, len(in.Humans), len(in.Judge)))
 }
 
 func runWords(runs []int) string {
@@ -699,14 +695,14 @@ func (a *AgreementPane) scatterChart(cond vigor.Condition) chartFunc {
 
 func (a *AgreementPane) exportDialog(ext string) {
 	if a.report == nil {
-		a.win.Status.Set("Nothing to export yet: compute the report first.")
+		a.status.Set("Nothing to export yet: compute the report first.")
 		return
 	}
 	name := a.report.Split + "-agreement." + ext
-	a.win.Files.SaveFile("Export the agreement report", name, Filter{Name: strings.ToUpper(ext), Extensions: []string{ext}},
+	a.files.SaveFile("Export the agreement report", name, Filter{Name: strings.ToUpper(ext), Extensions: []string{ext}},
 		func(path string, err error) {
 			if err != nil {
-				a.win.ShowError(err)
+				a.showError(err)
 			} else if path != "" {
 				a.Export(path)
 			}
@@ -737,8 +733,8 @@ func (a *AgreementPane) Export(path string) {
 			charts = append(charts, a.scatterChart(c))
 		}
 	}
-	a.win.Status.Set("Exporting " + path + "…")
-	a.win.work.Go(func() func() {
+	a.status.Set("Exporting " + path + "…")
+	a.work.Go(func() func() {
 		err := fsutil.WriteWith(path, func(w io.Writer) error {
 			switch ext {
 			case ".md", ".markdown":
@@ -764,10 +760,10 @@ func (a *AgreementPane) Export(path string) {
 		})
 		return func() {
 			if err != nil {
-				a.win.ShowError(err)
+				a.showError(err)
 				return
 			}
-			a.win.Status.Set("Exported " + path)
+			a.status.Set("Exported " + path)
 		}
 	})
 }

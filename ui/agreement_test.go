@@ -87,7 +87,7 @@ func expectedReport(t *testing.T, dir string, humans []string, judge map[vigor.C
 func agreementWindow(t *testing.T, store RatingStore) *MainWindow {
 	t.Helper()
 	a := test.NewTempApp(t)
-	m := NewMainWindow(a, Options{Version: "test", queued: true,
+	m := NewMainWindow(a, Options{Version: "test", Dispatcher: NewQueue(),
 		Files:   func(FileChooser) FileChooser { return &fakeChooser{} },
 		Ratings: func() (RatingStore, error) { return store, nil }})
 	m.Window.Resize(fyne.NewSize(1280, 800))

@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/jigbench/jigbench/core/vigor"
+	"github.com/jigbench/jigbench/core/vigordemo"
 )
 
 // Preference keys of the Rate pane.
@@ -53,10 +54,8 @@ var filterNames = [...]string{"All", "Unrated", "Flagged"}
 // the ratings store at once; the pane shows "saved" only after the store
 // confirmed. The rater sees only their own ratings.
 type RatePane struct {
-	win       *MainWindow
-	opener    *storeOpener
-	demoStore *memStore
-	images    *imageCache
+	deps
+	images *imageCache
 
 	splitLabel, raterLabel *widget.Label
 	position, progress     *widget.Label
@@ -122,10 +121,9 @@ type rateSession struct {
 	saving  string                  // the item being saved, "" none
 }
 
-// NewRatePane makes the pane; open supplies the ratings store (nil: the
-// app's default database).
-func NewRatePane(w *MainWindow, open func() (RatingStore, error)) *RatePane {
-	return &RatePane{win: w, opener: newStoreOpener(open), demoStore: newMemStore(), images: newImageCache(imageCacheBytes)}
+// newRatePane makes the pane; it saves through d.ratings.
+func newRatePane(d deps) *RatePane {
+	return &RatePane{deps: d, images: newImageCache(imageCacheBytes)}
 }
 
 // Rate is the Rate pane.
@@ -181,7 +179,7 @@ func (p *RatePane) View() fyne.CanvasObject {
 	p.gtText.Wrapping = fyne.TextWrapWord
 	p.hideGT = newKeyCheck("Hide (H)", p, func(bool) {
 		if !p.showing {
-			p.win.App.Preferences().SetBool(prefHideGT, p.hideGT.Checked)
+			p.prefs.SetBool(prefHideGT, p.hideGT.Checked)
 			p.showGroundTruth()
 		}
 	})
@@ -234,7 +232,7 @@ func (p *RatePane) View() fyne.CanvasObject {
 	p.showFilter()
 	p.updateHeader()
 
-	if last := p.win.App.Preferences().String(prefLastSplit); last != "" && isSplitFolder(last) {
+	if last := p.prefs.String(prefLastSplit); last != "" && isSplitFolder(last) {
 		p.Open(last)
 	} else {
 		p.OpenDemo()
@@ -282,7 +280,7 @@ func (p *RatePane) newDimRow(d int) *dimRow {
 
 // annotator is the remembered rater name.
 func (p *RatePane) annotator() string {
-	return p.win.App.Preferences().String(prefAnnotator)
+	return p.prefs.String(prefAnnotator)
 }
 
 // isSplitFolder reports whether dir holds a split.json.
@@ -293,9 +291,9 @@ func isSplitFolder(dir string) bool {
 
 // OpenDialog asks for a split folder and opens it.
 func (p *RatePane) OpenDialog() {
-	p.win.Files.OpenFolder("Open a ViGoR split (a folder with split.json)", func(dir string, err error) {
+	p.files.OpenFolder("Open a ViGoR split (a folder with split.json)", func(dir string, err error) {
 		if err != nil {
-			p.win.ShowError(err)
+			p.showError(err)
 			return
 		}
 		if dir != "" {
@@ -308,7 +306,7 @@ func (p *RatePane) OpenDialog() {
 // first time, and resumes at the rater's first unrated item.
 func (p *RatePane) Open(dir string) {
 	if !isSplitFolder(dir) {
-		p.win.ShowError(fmt.Errorf("%s is not a ViGoR split: it has no %s; choose the folder that holds it", dir, vigor.SplitFile))
+		p.showError(fmt.Errorf("%s is not a ViGoR split: it has no %s; choose the folder that holds it", dir, vigor.SplitFile))
 		return
 	}
 	name := p.annotator()
@@ -322,17 +320,17 @@ func (p *RatePane) Open(dir string) {
 // OpenDemo opens the demo split; its ratings are kept in memory only.
 func (p *RatePane) OpenDemo() {
 	id := p.request.Add(1)
-	p.win.Status.Set("Preparing the demo split (the first time takes a few seconds)…")
+	p.status.Set("Preparing the demo split (the first time takes a few seconds)…")
 	setText(p.empty, "Preparing the demo split…")
-	p.win.work.Go(func() func() {
-		set, err := vigorDemo()
+	p.work.Go(func() func() {
+		set, err := vigordemo.Cached()
 		return func() {
 			if p.request.Load() != id {
 				return
 			}
 			if err != nil {
 				setText(p.empty, "Open a split to start rating (File ▸ Open split…).")
-				p.win.ShowError(err)
+				p.showError(err)
 				return
 			}
 			name := p.annotator()
@@ -350,7 +348,7 @@ func (p *RatePane) reopen() {
 		return
 	}
 	if len(p.s.pending) > 0 {
-		p.win.ShowError(errors.New("some scores are not saved yet; wait until the status says saved, then change the rater"))
+		p.showError(errors.New("some scores are not saved yet; wait until the status says saved, then change the rater"))
 		return
 	}
 	if p.s.demo {
@@ -364,13 +362,13 @@ func (p *RatePane) reopen() {
 func (p *RatePane) load(dir string, demo bool, annotator string) {
 	id := p.request.Add(1)
 	if !demo {
-		p.win.Status.Set("Opening split " + dir + "…")
+		p.status.Set("Opening split " + dir + "…")
 	}
-	p.win.work.Go(func() func() {
+	p.work.Go(func() func() {
 		sp, err := vigor.Load(dir)
-		var store RatingStore = p.demoStore
-		if err == nil && !demo {
-			store, err = p.opener.get()
+		var store RatingStore
+		if err == nil {
+			store, err = p.ratings.store(demo)
 		}
 		var rated map[string]vigor.Rating
 		if err == nil {
@@ -383,17 +381,17 @@ func (p *RatePane) load(dir string, demo bool, annotator string) {
 				return
 			}
 			if err != nil {
-				p.win.ShowError(err)
+				p.showError(err)
 				return
 			}
 			s := &rateSession{sp: sp, dir: dir, demo: demo, store: store, annotator: annotator,
 				order: sp.Order(annotator), stored: rated, pending: map[string]vigor.Rating{},
 				edits: map[string]uint64{}, failed: map[string]error{}}
 			if !demo {
-				prefs := p.win.App.Preferences()
+				prefs := p.prefs
 				prefs.SetString(prefLastSplit, dir)
 				prefs.SetString(prefLastDir, filepath.Dir(dir))
-				p.win.rememberFile(dir)
+				p.recent(dir)
 			}
 			p.start(s)
 		}
@@ -422,11 +420,11 @@ func (p *RatePane) start(s *rateSession) {
 	total := len(s.sp.Items)
 	switch {
 	case !ok:
-		p.win.Status.Set(fmt.Sprintf("All %d items of %s are rated by %s; ← → to review them.", total, s.sp.Name, s.annotator))
+		p.status.Set(fmt.Sprintf("All %d items of %s are rated by %s; ← → to review them.", total, s.sp.Name, s.annotator))
 	case len(s.stored) > 0:
-		p.win.Status.Set(fmt.Sprintf("Resumed %s at your first unrated item (%d of %d).", s.sp.Name, pos+1, total))
+		p.status.Set(fmt.Sprintf("Resumed %s at your first unrated item (%d of %d).", s.sp.Name, pos+1, total))
 	default:
-		p.win.Status.Set(fmt.Sprintf("Opened %s: %d items, shown in your own order.", s.sp.Name, total))
+		p.status.Set(fmt.Sprintf("Opened %s: %d items, shown in your own order.", s.sp.Name, total))
 	}
 }
 
@@ -492,9 +490,9 @@ func (p *RatePane) step(d int) {
 		}
 	}
 	if d < 0 {
-		p.win.Status.Set("This is the first item" + p.filterWords() + ".")
+		p.status.Set("This is the first item" + p.filterWords() + ".")
 	} else {
-		p.win.Status.Set("This is the last item" + p.filterWords() + ".")
+		p.status.Set("This is the last item" + p.filterWords() + ".")
 	}
 }
 
@@ -543,7 +541,7 @@ func (p *RatePane) SetFilter(f rateFilter) {
 				return
 			}
 		}
-		p.win.Status.Set("No item is " + strings.ToLower(filterNames[f]) + "; showing the current one.")
+		p.status.Set("No item is " + strings.ToLower(filterNames[f]) + "; showing the current one.")
 		return
 	}
 	p.updateHeader()
@@ -572,14 +570,6 @@ func (p *RatePane) goTo(pos int) {
 	p.prefetch()
 }
 
-// unfocus takes the keyboard focus away from the pane's fields, so single
-// keys act on the item again.
-func (p *RatePane) unfocus() {
-	if c := p.win.Window.Canvas(); c.Focused() != nil {
-		c.Unfocus()
-	}
-}
-
 // show puts the current item on screen; its images come from the cache
 // when they were prefetched.
 func (p *RatePane) show() {
@@ -604,7 +594,7 @@ func (p *RatePane) show() {
 		setText(p.output.caption, "Output")
 		p.setImage(p.output, it.Output)
 	}
-	p.hideGT.SetChecked(p.win.App.Preferences().Bool(prefHideGT))
+	p.hideGT.SetChecked(p.prefs.Bool(prefHideGT))
 	p.showGroundTruth()
 
 	rubric := s.sp.Rubric(it)
@@ -634,7 +624,7 @@ func (p *RatePane) show() {
 	}
 	p.showScores()
 	p.updateHeader()
-	p.win.relayout(p.view)
+	p.work.relayout(p.view)
 }
 
 // showScores shows the current item's scores, flag and comment.
@@ -775,7 +765,7 @@ func (p *RatePane) setImage(panel *imagePanel, rel string) {
 	}
 	panel.zoom.SetImage(nil)
 	panel.setNote("Loading…")
-	p.win.work.Go(func() func() {
+	p.work.Go(func() func() {
 		img := p.images.Load(path)
 		return func() {
 			if panel.want == path {
@@ -792,7 +782,7 @@ func (p *RatePane) setThumb(k int, rel string) {
 		return
 	}
 	s, pos := p.s, p.s.pos
-	p.win.work.Go(func() func() {
+	p.work.Go(func() func() {
 		img := p.images.Load(path)
 		return func() {
 			if p.s == s && s.pos == pos {
@@ -879,7 +869,7 @@ func (p *RatePane) prefetch() {
 	if len(paths) == 0 {
 		return
 	}
-	p.win.work.Go(func() func() {
+	p.work.Go(func() func() {
 		for _, path := range paths {
 			p.images.Load(path)
 		}
@@ -956,7 +946,7 @@ func (p *RatePane) focusDim(d int) {
 		return
 	}
 	e := p.dims[d].entry
-	p.win.Window.Canvas().Focus(e)
+	p.focus(e)
 	e.TypedShortcut(&fyne.ShortcutSelectAll{})
 }
 
@@ -980,7 +970,7 @@ func (p *RatePane) adjustScore(d, delta int) {
 		}
 	}
 	p.setScore(d, min(max(v+delta, 0), 100))
-	if e := p.dims[d].entry; p.win.Window.Canvas().Focused() == e {
+	if e := p.dims[d].entry; p.focused(e) {
 		e.TypedShortcut(&fyne.ShortcutSelectAll{})
 	}
 }
@@ -999,7 +989,7 @@ func (p *RatePane) commitEntry(d int) {
 			p.showScores() // an emptied field keeps the score
 		}
 	case !ok:
-		p.win.Status.Set(fmt.Sprintf("%q is not a score; type a whole number from 0 to 100.", e.Text))
+		p.status.Set(fmt.Sprintf("%q is not a score; type a whole number from 0 to 100.", e.Text))
 		p.showScores()
 	case v != cur:
 		p.setScore(d, v)
@@ -1026,7 +1016,7 @@ func (p *RatePane) edit(change func(r *vigor.Rating)) {
 	p.enqueue(s, it.ID)
 	p.showScores()
 	p.updateHeader()
-	p.win.Status.Set("Saving " + it.ID + "…")
+	p.status.Set("Saving " + it.ID + "…")
 	p.kick(s)
 }
 
@@ -1054,7 +1044,7 @@ func (p *RatePane) kick(s *rateSession) {
 		}
 		ver := s.edits[id]
 		s.saving = id
-		p.win.work.Go(func() func() {
+		p.work.Go(func() func() {
 			err := s.sp.CheckRating(r)
 			var saved vigor.Rating
 			if err == nil {
@@ -1087,7 +1077,7 @@ func (p *RatePane) saved(s *rateSession, id string, ver uint64, r vigor.Rating, 
 			if len(s.failed) == 0 && p.failure.Visible() {
 				p.failure.hide()
 				p.errorShown = false
-				p.win.relayout(p.view)
+				p.work.relayout(p.view)
 			}
 			p.updateHeader()
 			if current {
@@ -1098,7 +1088,7 @@ func (p *RatePane) saved(s *rateSession, id string, ver uint64, r vigor.Rating, 
 				if len(s.pending) == 0 && s.allRated() {
 					msg += " Every item is rated — thank you!"
 				}
-				p.win.Status.Set(msg)
+				p.status.Set(msg)
 			}
 		}
 	}
@@ -1110,7 +1100,7 @@ func (p *RatePane) saveFailed(s *rateSession, id string, err error) {
 	msg := fmt.Errorf("%s was not saved: %w. Your scores are still on screen but not stored; "+
 		"fix the problem (disk full? ratings database locked?), then press Enter to save again", id, err)
 	if p.s != s {
-		p.win.ShowError(msg)
+		p.showError(msg)
 		return
 	}
 	if s.item().ID != id {
@@ -1125,12 +1115,12 @@ func (p *RatePane) saveFailed(s *rateSession, id string, err error) {
 	}
 	p.failure.show("NOT SAVED — "+msg.Error()+".", true, "Try again", p.retry)
 	p.showSaveState()
-	p.win.relayout(p.view)
+	p.work.relayout(p.view)
 	if !p.errorShown {
 		p.errorShown = true
-		p.win.ShowError(msg)
+		p.showError(msg)
 	} else {
-		p.win.Status.Set(msg.Error())
+		p.status.Set(msg.Error())
 	}
 }
 
@@ -1146,7 +1136,7 @@ func (p *RatePane) retry() {
 			p.enqueue(s, id)
 		}
 	}
-	p.win.Status.Set("Trying to save again…")
+	p.status.Set("Trying to save again…")
 	p.kick(s)
 }
 
@@ -1173,7 +1163,7 @@ func (p *RatePane) Enter() {
 		for d, v := range r.Scores {
 			if v == vigor.NoScore {
 				c := s.sp.Rubric(it)[d]
-				p.win.Status.Set(fmt.Sprintf("Score %s (0–100) before moving on; ← → skip the item.", c.Title))
+				p.status.Set(fmt.Sprintf("Score %s (0–100) before moving on; ← → skip the item.", c.Title))
 				p.focusDim(d)
 				return
 			}
@@ -1186,9 +1176,9 @@ func (p *RatePane) Enter() {
 	pos, ok := p.nextUnrated()
 	if !ok {
 		p.unfocus()
-		p.win.Status.Set(fmt.Sprintf("Every item is rated — thank you! (%d items; the status says saved once the store has them all.)", len(s.order)))
+		p.status.Set(fmt.Sprintf("Every item is rated — thank you! (%d items; the status says saved once the store has them all.)", len(s.order)))
 		if s.filter == filterFlagged {
-			p.win.Status.Set("No other unrated flagged item.")
+			p.status.Set("No other unrated flagged item.")
 		}
 		return
 	}
@@ -1234,20 +1224,20 @@ func (p *RatePane) askAnnotator(current string, then func()) {
 		}
 		name := strings.TrimSpace(e.Text)
 		if name == "" || strings.ContainsFunc(name, func(r rune) bool { return r < ' ' }) {
-			p.win.ShowError(errors.New("the rater's name must not be empty; type your name or initials"))
+			p.showError(errors.New("the rater's name must not be empty; type your name or initials"))
 			return
 		}
-		p.win.App.Preferences().SetString(prefAnnotator, name)
+		p.prefs.SetString(prefAnnotator, name)
 		if p.raterLabel != nil && p.s != nil {
 			setText(p.raterLabel, "Rater: "+name)
 		}
 		then()
-	}, p.win.Window)
+	}, p.window)
 	e.OnSubmitted = func(string) { d.Confirm() }
 	e.onEscape = d.Hide
 	p.nameDialog = d
 	d.Show()
-	p.win.Window.Canvas().Focus(e)
+	p.focus(e)
 }
 
 // CommentDialog asks for a comment on the current item and saves it.
@@ -1272,12 +1262,12 @@ func (p *RatePane) CommentDialog() {
 			if text != s.rating(it).Comment {
 				p.edit(func(r *vigor.Rating) { r.Comment = text })
 			}
-		}, p.win.Window)
+		}, p.window)
 	e.OnSubmitted = func(string) { d.Confirm() }
 	e.onEscape = d.Hide
 	p.commentDialog = d
 	d.Show()
-	p.win.Window.Canvas().Focus(e)
+	p.focus(e)
 }
 
 // Split returns the open split (nil before one is open) and the rater.
@@ -1313,10 +1303,10 @@ func splitFolderOf(path string, isDir bool) (string, bool) {
 	return "", false
 }
 
-// ScreenshotViews adds a result item, partly scored, to `jigbench
+// tourViews adds a result item, partly scored, to `jigbench
 // screenshot` (the pane opens on the demo's first item for the rater).
-func (p *RatePane) ScreenshotViews() []screenshotView {
-	return []screenshotView{{Name: "result", Show: func() {
+func (p *RatePane) tourViews() []tourView {
+	return []tourView{{Name: "result", Show: func() {
 		s := p.s
 		if s == nil {
 			return

@@ -20,6 +20,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/jigbench/jigbench/core/vigor"
+	"github.com/jigbench/jigbench/core/vigordemo"
 )
 
 // writeTestSplit writes a split of nResult result and nProcess process
@@ -115,7 +116,7 @@ func rateWindow(t *testing.T, a fyne.App, store RatingStore, dir, annotator stri
 	prefs := a.Preferences()
 	prefs.SetString(prefLastSplit, dir)
 	prefs.SetString(prefAnnotator, annotator)
-	m := NewMainWindow(a, Options{Version: "test", queued: true,
+	m := NewMainWindow(a, Options{Version: "test", Dispatcher: NewQueue(),
 		Files:   func(FileChooser) FileChooser { return &fakeChooser{} },
 		Ratings: func() (RatingStore, error) { return store, nil }})
 	m.Window.Resize(fyne.NewSize(1280, 800))
@@ -591,7 +592,7 @@ func TestOpenPathSendsSplitsToRate(t *testing.T) {
 	store := openTestStore(t)
 	a := test.NewTempApp(t)
 	a.Preferences().SetString(prefAnnotator, "ivy")
-	m := NewMainWindow(a, Options{queued: true, Files: func(FileChooser) FileChooser { return &fakeChooser{} },
+	m := NewMainWindow(a, Options{Dispatcher: NewQueue(), Files: func(FileChooser) FileChooser { return &fakeChooser{} },
 		Ratings: func() (RatingStore, error) { return store, nil }})
 	t.Cleanup(m.Window.Close)
 	m.settle()
@@ -647,7 +648,7 @@ func TestRateDemoSplitByKeyboard(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes the demo split the first time")
 	}
-	set, err := vigorDemo()
+	set, err := vigordemo.Cached()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -674,34 +675,5 @@ func TestRateDemoSplitByKeyboard(t *testing.T) {
 	}
 	if !strings.Contains(m.Status.Text(), "Every item is rated") {
 		t.Errorf("status %q", m.Status.Text())
-	}
-}
-
-func TestMemStore(t *testing.T) {
-	s := newMemStore()
-	sp := &vigor.Split{Name: "demo"}
-	ctx := context.Background()
-	first, err := s.Save(ctx, vigor.Rating{Split: "demo", Item: "a", Annotator: "x", Scores: vigor.Scores{1, 0, 1, 0}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	again, _ := s.Save(ctx, vigor.Rating{Split: "demo", Item: "a", Annotator: "x", Scores: vigor.Scores{1, 1, 1, 1}})
-	s.Save(ctx, vigor.Rating{Split: "demo", Item: "b", Annotator: "y", Flagged: true})
-	if !again.Created.Equal(first.Created) {
-		t.Error("a second save changed the creation time")
-	}
-	rs, _ := s.Ratings(ctx, sp, "x")
-	if len(rs) != 1 || rs["a"].Scores != (vigor.Scores{1, 1, 1, 1}) {
-		t.Fatalf("ratings %v", rs)
-	}
-	names, _ := s.Annotators(ctx, "demo")
-	if strings.Join(names, ",") != "x,y" {
-		t.Fatalf("annotators %v", names)
-	}
-	if l, _ := s.List(ctx, vigor.Query{Split: "demo", FlaggedOnly: true}); len(l) != 1 || l[0].Item != "b" {
-		t.Fatalf("flagged %v", l)
-	}
-	if _, err := s.Save(ctx, vigor.Rating{Split: "demo"}); err == nil {
-		t.Fatal("a rating without item and annotator was saved")
 	}
 }

@@ -33,7 +33,7 @@ const progressEvery = 100 * time.Millisecond
 // ScorePane scores model answers: a table of groups, heatmaps and an
 // instance browser. Every number comes from core/score.
 type ScorePane struct {
-	win *MainWindow
+	deps
 
 	truthDir string
 	sources  []score.Source
@@ -72,15 +72,12 @@ type ScorePane struct {
 	instanceCache       map[string]*render.Generated
 	instanceMu          sync.Mutex
 	selected            int
-
-	// loadStarted, when set (tests), is called as a load begins, off the UI goroutine.
-	loadStarted func()
 }
 
-// NewScorePane makes the pane; it opens on simulated models' answers to
+// newScorePane makes the pane; it opens on simulated models' answers to
 // demo puzzles.
-func NewScorePane(w *MainWindow) *ScorePane {
-	return &ScorePane{win: w, selected: -1, sortCol: 1, instanceCache: map[string]*render.Generated{}}
+func newScorePane(d deps) *ScorePane {
+	return &ScorePane{deps: d, selected: -1, sortCol: 1, instanceCache: map[string]*render.Generated{}}
 }
 
 // Title implements Pane.
@@ -167,10 +164,10 @@ func (s *ScorePane) View() fyne.CanvasObject {
 	return container.NewBorder(head, nil, nil, nil, s.tabs)
 }
 
-// ScreenshotViews shows the heatmaps (two models side by side) and an
+// tourViews shows the heatmaps (two models side by side) and an
 // invalid answer in the instance browser.
-func (s *ScorePane) ScreenshotViews() []screenshotView {
-	return []screenshotView{
+func (s *ScorePane) tourViews() []tourView {
+	return []tourView{
 		{Name: "heatmaps", Show: func() {
 			s.tabs.SelectIndex(1)
 			if len(s.model2.Options) > 2 {
@@ -194,9 +191,9 @@ func (s *ScorePane) ScreenshotViews() []screenshotView {
 
 // OpenTruthDialog asks for a dataset folder or a folder of instance folders.
 func (s *ScorePane) OpenTruthDialog() {
-	s.win.Files.OpenFolder("Open the truth: a dataset or a folder of instance folders", func(dir string, err error) {
+	s.files.OpenFolder("Open the truth: a dataset or a folder of instance folders", func(dir string, err error) {
 		if err != nil {
-			s.win.ShowError(err)
+			s.showError(err)
 			return
 		}
 		if dir != "" {
@@ -209,7 +206,7 @@ func (s *ScorePane) OpenTruthDialog() {
 func (s *ScorePane) OpenTruth(dir string) {
 	s.truthDir = dir
 	s.memory = nil
-	s.win.rememberFile(dir)
+	s.recent(dir)
 	s.recompute()
 }
 
@@ -217,7 +214,7 @@ func (s *ScorePane) OpenTruth(dir string) {
 func (s *ScorePane) AddPredictionsDialog(folder bool) {
 	done := func(path string, err error) {
 		if err != nil {
-			s.win.ShowError(err)
+			s.showError(err)
 			return
 		}
 		if path == "" {
@@ -232,12 +229,12 @@ func (s *ScorePane) AddPredictionsDialog(folder bool) {
 			if ok && strings.TrimSpace(name.Text) != "" {
 				s.AddPredictions(strings.TrimSpace(name.Text), path, s.condition.Selected)
 			}
-		}, s.win.Window)
+		}, s.window)
 	}
 	if folder {
-		s.win.Files.OpenFolder("Add a folder of <instance id>.json|.txt answers", done)
+		s.files.OpenFolder("Add a folder of <instance id>.json|.txt answers", done)
 	} else {
-		s.win.Files.OpenFile("Add predictions (JSONL, or one answer)", Filter{Name: "Predictions", Extensions: []string{"jsonl", "json", "txt"}}, done)
+		s.files.OpenFile("Add predictions (JSONL, or one answer)", Filter{Name: "Predictions", Extensions: []string{"jsonl", "json", "txt"}}, done)
 	}
 }
 
@@ -247,7 +244,7 @@ func (s *ScorePane) AddPredictions(model, path, condition string) {
 		s.memory, s.report = nil, nil
 	}
 	s.sources = append(s.sources, score.Source{Model: model, Path: path, Condition: condition})
-	s.win.rememberFile(path)
+	s.recent(path)
 	s.recompute()
 }
 
@@ -276,17 +273,14 @@ func (s *ScorePane) recompute() {
 		if total > 0 {
 			frac = float64(done) / float64(total)
 		}
-		s.win.work.Post(func() {
+		s.work.Post(func() {
 			if s.request.Load() == id {
 				s.showProgress(fmt.Sprintf("%s — %d of %d", stage, done, total), frac)
 			}
 		})
 	}
-	s.win.work.Go(func() func() {
+	s.work.Go(func() func() {
 		defer cancel()
-		if s.loadStarted != nil {
-			s.loadStarted()
-		}
 		truth, err := score.LoadTruth(ctx, truthDir, progress)
 		var rep *score.Report
 		if err == nil {
@@ -299,12 +293,12 @@ func (s *ScorePane) recompute() {
 			s.loadBox.Hide()
 			switch {
 			case errors.Is(err, context.Canceled):
-				s.win.Status.Set("Scoring cancelled.")
+				s.status.Set("Scoring cancelled.")
 			case err != nil:
-				s.win.ShowError(err)
+				s.showError(err)
 			default:
 				s.setReport(rep)
-				s.win.Status.Set(fmt.Sprintf("Scored %d answers from %d model(s) on %d instances.",
+				s.status.Set(fmt.Sprintf("Scored %d answers from %d model(s) on %d instances.",
 					len(rep.Instances), len(sources), len(truth.Instances)))
 			}
 		}
@@ -358,14 +352,14 @@ func (s *ScorePane) updateLabels() {
 // pane shows something before any file is chosen.
 func (s *ScorePane) loadDemo() {
 	id := s.request.Add(1)
-	s.win.work.Go(func() func() {
+	s.work.Go(func() func() {
 		rep, mem, err := demoScoreReport()
 		return func() {
 			if s.request.Load() != id {
 				return
 			}
 			if err != nil {
-				s.win.ShowError(err)
+				s.showError(err)
 				return
 			}
 			s.memory = mem
@@ -374,8 +368,8 @@ func (s *ScorePane) loadDemo() {
 	})
 }
 
-// demoScoreReport generates demo instances at 4×4 and 8×8 and scores two
-// simulated models on them (one in both conditions).
+// demoScoreReport generates demo instances at 4×4 and 8×8 in memory and
+// scores core's demo models on them.
 func demoScoreReport() (*score.Report, map[string]*render.Generated, error) {
 	mem := map[string]*render.Generated{}
 	var truths []*score.Truth
@@ -400,12 +394,7 @@ func demoScoreReport() (*score.Report, map[string]*render.Generated, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	sets := []*score.AnswerSet{
-		score.SimulateAnswers(truth, score.SimBorderAware, puzzle.ConditionShape, 1),
-		score.SimulateAnswers(truth, score.SimRandom, puzzle.ConditionShape, 2),
-		score.SimulateAnswers(truth, score.SimBorderAware, puzzle.ConditionRect, 3),
-	}
-	rep, err := score.EvaluateSets(context.Background(), truth, sets, score.Options{}, nil)
+	rep, err := score.DemoReport(context.Background(), truth)
 	return rep, mem, err
 }
 
@@ -696,7 +685,7 @@ func (s *ScorePane) updateHeatmaps() {
 	metric := score.HeatmapMetric(strings.ToLower(s.metric.Selected))
 	models := []string{s.model.Selected, s.model2.Selected}
 	n, cond := parseGrid(s.grid.Selected), s.cond.Selected
-	s.win.work.Go(func() func() {
+	s.work.Go(func() func() {
 		var data [2]*score.Heatmap
 		var pics [2]*render.Pyramid
 		var errs [2]error
@@ -841,7 +830,7 @@ func (s *ScorePane) SelectInstance(i int) {
 		s.rawText.SetText("")
 	}
 	rep := s.report
-	s.win.work.Go(func() func() {
+	s.work.Go(func() func() {
 		gen, err := s.instance(is.ID)
 		var reasm, solved *render.Pyramid
 		if err == nil && gen.Puzzle != nil {
@@ -861,7 +850,7 @@ func (s *ScorePane) SelectInstance(i int) {
 				return
 			}
 			if err != nil {
-				s.win.Status.Set("No pictures for " + is.ID + ": " + err.Error())
+				s.status.Set("No pictures for " + is.ID + ": " + err.Error())
 			}
 			s.reassembly.SetImage(reasm)
 			s.solved.SetImage(solved)
@@ -911,7 +900,7 @@ func (s *ScorePane) instance(id string) (*render.Generated, error) {
 
 func (s *ScorePane) exportMenu() {
 	if s.report == nil {
-		s.win.Status.Set("Nothing to export yet.")
+		s.status.Set("Nothing to export yet.")
 		return
 	}
 	formats := widget.NewRadioGroup([]string{"JSON (jigbench.score-report/v1)", "CSV (one row per group)", "Markdown"}, nil)
@@ -921,22 +910,22 @@ func (s *ScorePane) exportMenu() {
 			return
 		}
 		ext := map[int]string{0: "json", 1: "csv", 2: "md"}[slices.Index(formats.Options, formats.Selected)]
-		s.win.Files.SaveFile("Export the score report", "score-report."+ext, Filter{Name: strings.ToUpper(ext), Extensions: []string{ext}},
+		s.files.SaveFile("Export the score report", "score-report."+ext, Filter{Name: strings.ToUpper(ext), Extensions: []string{ext}},
 			func(path string, err error) {
 				if err != nil {
-					s.win.ShowError(err)
+					s.showError(err)
 				} else if path != "" {
 					s.ExportReport(path)
 				}
 			})
-	}, s.win.Window)
+	}, s.window)
 }
 
 // ExportReport writes the report; the format follows the file's extension
 // (.json, .csv, .md).
 func (s *ScorePane) ExportReport(path string) {
 	rep := s.report
-	s.win.work.Go(func() func() {
+	s.work.Go(func() func() {
 		err := fsutil.WriteWith(path, func(w io.Writer) error {
 			switch strings.ToLower(filepath.Ext(path)) {
 			case ".csv":
@@ -949,10 +938,10 @@ func (s *ScorePane) ExportReport(path string) {
 		})
 		return func() {
 			if err != nil {
-				s.win.ShowError(err)
+				s.showError(err)
 				return
 			}
-			s.win.Status.Set("Exported " + path)
+			s.status.Set("Exported " + path)
 		}
 	})
 }
@@ -960,13 +949,13 @@ func (s *ScorePane) ExportReport(path string) {
 func (s *ScorePane) exportHeatmap() {
 	h := s.heatData
 	if h == nil {
-		s.win.Status.Set("No heatmap to export yet.")
+		s.status.Set("No heatmap to export yet.")
 		return
 	}
 	name := fmt.Sprintf("heatmap-%s-%s-%dx%d-%s.png", h.Metric, h.Model, h.Grid, h.Grid, h.Condition)
-	s.win.Files.SaveFile("Export the heatmap", name, Filter{Name: "PNG", Extensions: []string{"png"}}, func(path string, err error) {
+	s.files.SaveFile("Export the heatmap", name, Filter{Name: "PNG", Extensions: []string{"png"}}, func(path string, err error) {
 		if err != nil {
-			s.win.ShowError(err)
+			s.showError(err)
 		} else if path != "" {
 			s.ExportHeatmap(path)
 		}
@@ -976,17 +965,17 @@ func (s *ScorePane) exportHeatmap() {
 // ExportHeatmap writes the left heatmap as PNG.
 func (s *ScorePane) ExportHeatmap(path string) {
 	h := s.heatData
-	s.win.work.Go(func() func() {
+	s.work.Go(func() func() {
 		data, err := render.EncodePNG(render.Heatmap(h, render.HeatmapOptions{}))
 		if err == nil {
 			err = fsutil.WriteFile(path, data)
 		}
 		return func() {
 			if err != nil {
-				s.win.ShowError(err)
+				s.showError(err)
 				return
 			}
-			s.win.Status.Set("Exported " + path)
+			s.status.Set("Exported " + path)
 		}
 	})
 }

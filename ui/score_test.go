@@ -272,10 +272,10 @@ func TestScoreLoadingKeepsTheWindowResponsive(t *testing.T) {
 	m.settle()
 	s := m.Score()
 	entered, release := make(chan struct{}), make(chan struct{})
-	s.loadStarted = func() {
+	holdNextWork(m, func() {
 		entered <- struct{}{}
 		<-release
-	}
+	})
 	for _, src := range sources {
 		s.sources = append(s.sources, src)
 	}
@@ -290,7 +290,6 @@ func TestScoreLoadingKeepsTheWindowResponsive(t *testing.T) {
 		t.Fatal("the UI did not respond during the load")
 	}
 	close(release)
-	s.loadStarted = nil
 	m.settle()
 	if s.Loading() || len(s.report.Instances) != 3000 || len(s.report.Groups) != 3 {
 		t.Fatalf("after the load: loading %v, %d scores, %d groups (status %q)", s.Loading(), len(s.report.Instances), len(s.report.Groups), m.Status.Text())
@@ -304,16 +303,15 @@ func TestScoreLoadCanBeCancelled(t *testing.T) {
 	m.settle()
 	s := m.Score()
 	entered, release := make(chan struct{}), make(chan struct{})
-	s.loadStarted = func() {
+	holdNextWork(m, func() {
 		entered <- struct{}{}
 		<-release
-	}
+	})
 	s.sources = sources
 	s.OpenTruth(truthDir)
 	<-entered
 	s.cancelLoad()
 	close(release)
-	s.loadStarted = nil
 	m.settle()
 	if m.Status.Text() != "Scoring cancelled." || s.Loading() {
 		t.Fatalf("status %q", m.Status.Text())
@@ -334,9 +332,9 @@ func TestScoreLook(t *testing.T) {
 	for _, variant := range []fyne.ThemeVariant{theme.VariantLight, theme.VariantDark} {
 		for _, srcs := range [][]score.Source{two[:1], four} {
 			m := newTestWindow(t, &fakeChooser{})
-			m.App.Settings().SetTheme(forcedVariant{Theme: theme.DefaultTheme(), variant: variant})
+			m.App.Settings().SetTheme(ForcedVariant{Theme: theme.DefaultTheme(), Variant: variant})
 			s := loadScore(t, m, truthDir, srcs)
-			for i, v := range append([]screenshotView{{Show: func() { s.tabs.SelectIndex(0) }}}, s.ScreenshotViews()...) {
+			for i, v := range append([]tourView{{Show: func() { s.tabs.SelectIndex(0) }}}, s.tourViews()...) {
 				v.Show()
 				m.settle()
 				name := filepath.Join(out, fmt.Sprintf("score-%dmodels-%d-%d.png", len(srcs), variant, i))

@@ -49,7 +49,7 @@ func (f *fakeChooser) SaveFile(title, _ string, _ Filter, done func(string, erro
 func newTestWindow(t *testing.T, files *fakeChooser) *MainWindow {
 	t.Helper()
 	a := test.NewTempApp(t)
-	m := NewMainWindow(a, Options{Version: "test", queued: true, Files: func(FileChooser) FileChooser { return files }})
+	m := NewMainWindow(a, Options{Version: "test", Dispatcher: &holdingQueue{Queue: NewQueue()}, Files: func(FileChooser) FileChooser { return files }})
 	m.Window.Resize(fyne.NewSize(1280, 800))
 	m.Window.Show()
 	m.settle()
@@ -114,12 +114,12 @@ func TestGenerateFollowsGridAndSeed(t *testing.T) {
 
 func TestSettingsAreRemembered(t *testing.T) {
 	a := test.NewTempApp(t)
-	m := NewMainWindow(a, Options{queued: true, Files: func(FileChooser) FileChooser { return &fakeChooser{} }})
+	m := NewMainWindow(a, Options{Dispatcher: NewQueue(), Files: func(FileChooser) FileChooser { return &fakeChooser{} }})
 	m.settle()
 	m.Generate().grid.SetText("12")
 	m.Generate().seed.SetText("9")
 	m.settle()
-	m2 := NewMainWindow(a, Options{queued: true, Files: func(FileChooser) FileChooser { return &fakeChooser{} }})
+	m2 := NewMainWindow(a, Options{Dispatcher: NewQueue(), Files: func(FileChooser) FileChooser { return &fakeChooser{} }})
 	m2.settle()
 	if got := m2.Generate().Current(); got.Puzzle.N != 12 || got.Instance.Seed != 9 {
 		t.Fatalf("reopened on %s, want grid 12 seed 9", got.Instance.ID)
@@ -298,31 +298,6 @@ func TestFailingChooserIsReported(t *testing.T) {
 	}
 }
 
-func TestScreenshotsWritesEveryPane(t *testing.T) {
-	dir := t.TempDir()
-	files, err := Screenshots(dir, "test", []fyne.Size{{Width: 800, Height: 500}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, pane := range []string{"generate", "ablation", "score", "rate", "agreement"} {
-		for _, theme := range []string{"light", "dark"} {
-			want := filepath.Join(dir, pane+"-"+theme+"-800x500.png")
-			if !slices.Contains(files, want) {
-				t.Errorf("no %s", want)
-			}
-		}
-	}
-	for _, f := range files {
-		img, err := render.LoadImage(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if img.Rect.Dx() != 800 || img.Rect.Dy() != 500 {
-			t.Errorf("%s is %v", f, img.Rect)
-		}
-	}
-}
-
 func absPos(o fyne.CanvasObject, x, y float32) fyne.Position {
 	return fyne.CurrentApp().Driver().AbsolutePositionForObject(o).Add(fyne.NewPos(x, y))
 }
@@ -335,10 +310,10 @@ func TestRenderingLeavesTheUIGoroutineFree(t *testing.T) {
 	m := newTestWindow(t, &fakeChooser{})
 	g := m.Generate()
 	entered, release := make(chan struct{}), make(chan struct{})
-	g.renderStarted = func() {
+	holdNextWork(m, func() {
 		entered <- struct{}{}
 		<-release
-	}
+	})
 	g.seed.SetText("1234")
 	<-entered // a worker is rendering now, and is held there
 	m.Status.Set("still responsive")
@@ -350,7 +325,6 @@ func TestRenderingLeavesTheUIGoroutineFree(t *testing.T) {
 		t.Fatal("the new preview appeared before its render finished")
 	}
 	close(release)
-	g.renderStarted = nil
 	m.settle()
 	if g.Current().Instance.Seed != 1234 {
 		t.Fatalf("showing seed %d after the render, want 1234", g.Current().Instance.Seed)

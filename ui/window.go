@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/jigbench/jigbench/core/puzzle"
+	"github.com/jigbench/jigbench/core/render"
 	"github.com/jigbench/jigbench/core/score"
 )
 
@@ -48,7 +49,7 @@ type MainWindow struct {
 	Files   FileChooser
 	Version string
 
-	work *worker
+	work Dispatcher
 
 	generate  *GeneratePane
 	ablation  *AblationPane
@@ -61,6 +62,7 @@ type MainWindow struct {
 	nav     *widget.List
 	stack   *fyne.Container
 	current int
+	deps    deps // what the panes were given
 }
 
 // Options configure a MainWindow.
@@ -73,24 +75,34 @@ type Options struct {
 	// vigor.DefaultStorePath. Tests inject a temporary or failing store.
 	Ratings func() (RatingStore, error)
 
-	// queued applies background results only in settle (Fyne's test driver).
-	queued bool
+	// Dispatcher runs background work; nil means the app's (fyne.Do).
+	// Under Fyne's test driver (tests, screenshots) use a Queue.
+	Dispatcher Dispatcher
 }
 
 // NewMainWindow builds the window and its panes; it does not show it.
 func NewMainWindow(a fyne.App, o Options) *MainWindow {
 	w := a.NewWindow("jigbench")
-	m := &MainWindow{App: a, Window: w, Status: NewStatusLine(), Version: o.Version, current: -1, work: newWorker(o.queued)}
+	m := &MainWindow{App: a, Window: w, Status: NewStatusLine(), Version: o.Version, current: -1, work: o.Dispatcher}
+	if m.work == nil {
+		m.work = fyneDispatcher{}
+	}
 	fallback := &FyneChooser{Window: w, Start: m.lastFolder}
 	m.Files = fallback
 	if o.Files != nil {
 		m.Files = o.Files(fallback)
 	}
-	m.generate = NewGeneratePane(m)
-	m.ablation = NewAblationPane(m)
-	m.score = NewScorePane(m)
-	m.rate = NewRatePane(m, o.Ratings)
-	m.agreement = NewAgreementPane(m)
+	d := deps{window: w, prefs: a.Preferences(), status: m.Status, work: m.work, files: m.Files,
+		ratings: newRatingService(o.Ratings), recent: m.rememberFile}
+	m.generate = newGeneratePane(d, func(g *render.Generated) {
+		m.ablation.ShowGenerated(g)
+		m.Show(paneAblation)
+	})
+	m.ablation = newAblationPane(d, m.generate.Current)
+	m.score = newScorePane(d)
+	m.rate = newRatePane(d)
+	m.agreement = newAgreementPane(d)
+	m.deps = d
 	m.panes = []Pane{
 		m.generate,
 		m.ablation,
@@ -152,14 +164,7 @@ func (m *MainWindow) Ablation() *AblationPane { return m.ablation }
 func (m *MainWindow) Score() *ScorePane { return m.score }
 
 // ShowError tells the user what went wrong in one sentence; the app goes on.
-func (m *MainWindow) ShowError(err error) {
-	if err == nil {
-		return
-	}
-	// Core errors begin with the file they concern; keep its name as it is.
-	m.Status.Set(err.Error())
-	dialog.ShowError(err, m.Window)
-}
+func (m *MainWindow) ShowError(err error) { m.deps.showError(err) }
 
 func capitalise(s string) string {
 	if s == "" {
