@@ -115,15 +115,7 @@ func (a *AblationPane) View() fyne.CanvasObject {
 }
 
 func (a *AblationPane) openDialog(title string) {
-	a.files.OpenFolder(title, func(dir string, err error) {
-		if err != nil {
-			a.showError(err)
-			return
-		}
-		if dir != "" {
-			a.Open(dir)
-		}
-	})
+	a.openFolder(title, a.Open)
 }
 
 // Open shows the instance folder dir, or steps through the instance folders inside it.

@@ -225,15 +225,7 @@ func (a *AgreementPane) OpenDemo() {
 
 // OpenSplitDialog asks for a split folder.
 func (a *AgreementPane) OpenSplitDialog() {
-	a.files.OpenFolder("Choose the ViGoR split (a folder with split.json)", func(dir string, err error) {
-		if err != nil {
-			a.showError(err)
-			return
-		}
-		if dir != "" {
-			a.OpenSplit(dir)
-		}
-	})
+	a.openFolder("Choose the ViGoR split (a folder with split.json)", a.OpenSplit)
 }
 
 // OpenSplit chooses the split in dir; the rating and judge files chosen
@@ -350,25 +342,12 @@ func (a *AgreementPane) showSources() {
 }
 
 func (a *AgreementPane) addHumansDialog() {
-	a.files.OpenFile("Add a ratings export", Filter{Name: "Ratings", Extensions: []string{"csv", "jsonl", "ndjson"}},
-		func(path string, err error) {
-			if err != nil {
-				a.showError(err)
-			} else if path != "" {
-				a.AddHumans(path)
-			}
-		})
+	a.openFile("Add a ratings export", Filter{Name: "Ratings", Extensions: []string{"csv", "jsonl", "ndjson"}}, func(path string) { a.AddHumans(path) })
 }
 
 func (a *AgreementPane) addJudgeDialog(c vigor.Condition) {
-	a.files.OpenFile("Add a judge run ("+condWords(c)+")", Filter{Name: "Judge runs", Extensions: []string{"json", "jsonl"}},
-		func(path string, err error) {
-			if err != nil {
-				a.showError(err)
-			} else if path != "" {
-				a.AddJudge(c, path)
-			}
-		})
+	a.openFile("Add a judge run ("+condWords(c)+")", Filter{Name: "Judge runs", Extensions: []string{"json", "jsonl"}},
+		func(path string) { a.AddJudge(c, path) })
 }
 
 // AddHumans adds rating exports (.csv, .jsonl).
@@ -699,14 +678,7 @@ func (a *AgreementPane) exportDialog(ext string) {
 		return
 	}
 	name := a.report.Split + "-agreement." + ext
-	a.files.SaveFile("Export the agreement report", name, Filter{Name: strings.ToUpper(ext), Extensions: []string{ext}},
-		func(path string, err error) {
-			if err != nil {
-				a.showError(err)
-			} else if path != "" {
-				a.Export(path)
-			}
-		})
+	a.saveFile("Export the agreement report", name, Filter{Name: strings.ToUpper(ext), Extensions: []string{ext}}, a.Export)
 }
 
 // exportChartSize is the size of one chart in an exported PNG sheet.

@@ -101,7 +101,7 @@ func agreementWindow(t *testing.T, store RatingStore) *MainWindow {
 func TestAgreementShowsWhatCoreComputes(t *testing.T) {
 	dir, humans, judge := agreementFixture(t)
 	m := agreementWindow(t, openTestStore(t))
-	a := m.Agreement()
+	a := m.agreement
 	if a.Report() == nil || a.Report().Split != vigor.DemoName {
 		t.Fatal("the pane did not open on the demo split's report")
 	}
@@ -209,7 +209,7 @@ func TestAgreementUsesThisMachinesStore(t *testing.T) {
 		mine = append(mine, saved)
 	}
 	m := agreementWindow(t, store)
-	a := m.Agreement()
+	a := m.agreement
 	a.OpenSplit(dir)
 	m.settle()
 	if !slices.Equal(a.storeNames, []string{"zoe"}) || !a.useStore["zoe"] {
@@ -234,7 +234,7 @@ func TestAgreementUsesThisMachinesStore(t *testing.T) {
 func TestAgreementExportsAndCancel(t *testing.T) {
 	dir, humans, judge := agreementFixture(t)
 	m := agreementWindow(t, openTestStore(t))
-	a := m.Agreement()
+	a := m.agreement
 	a.OpenSplit(dir)
 	m.settle()
 	a.AddHumans(humans...)
@@ -279,7 +279,7 @@ func TestAgreementExportsAndCancel(t *testing.T) {
 func TestAgreementReportsBadInputs(t *testing.T) {
 	dir, humans, judge := agreementFixture(t)
 	m := agreementWindow(t, openTestStore(t))
-	a := m.Agreement()
+	a := m.agreement
 	a.OpenSplit(dir)
 	m.settle()
 	before := a.Report()

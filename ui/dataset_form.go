@@ -87,22 +87,10 @@ func newDatasetForm(g *GeneratePane) *DatasetForm {
 // Show opens the form in a dialog.
 func (f *DatasetForm) Show() {
 	chooseImages := widget.NewButtonWithIcon("Choose…", theme.FolderOpenIcon(), func() {
-		f.files.OpenFolder("Folder of source images", func(dir string, err error) {
-			if err != nil {
-				f.showError(err)
-			} else if dir != "" {
-				f.SetImages(dir)
-			}
-		})
+		f.openFolder("Folder of source images", f.SetImages)
 	})
 	chooseOut := widget.NewButtonWithIcon("Choose…", theme.FolderOpenIcon(), func() {
-		f.files.OpenFolder("Folder to write the dataset into", func(dir string, err error) {
-			if err != nil {
-				f.showError(err)
-			} else if dir != "" {
-				f.SetOut(dir)
-			}
-		})
+		f.openFolder("Folder to write the dataset into", f.SetOut)
 	})
 	form := widget.NewForm(
 		widget.NewFormItem("Images", container.NewBorder(nil, nil, nil, chooseImages, f.images)),

@@ -370,15 +370,7 @@ func (g *GeneratePane) Current() *render.Generated {
 
 // OpenImageDialog asks for an image file to use as the source.
 func (g *GeneratePane) OpenImageDialog() {
-	g.files.OpenFile("Open image", ImageFilter, func(path string, err error) {
-		if err != nil {
-			g.showError(err)
-			return
-		}
-		if path != "" {
-			g.OpenImage(path)
-		}
-	})
+	g.openFile("Open image", ImageFilter, g.OpenImage)
 }
 
 // OpenImage loads path (off the UI goroutine) and makes it the source.
@@ -408,15 +400,7 @@ func (g *GeneratePane) SaveDialog() {
 		return
 	}
 	gen := g.current.Gen
-	g.files.OpenFolder("Save instance into folder", func(dir string, err error) {
-		if err != nil {
-			g.showError(err)
-			return
-		}
-		if dir != "" {
-			g.Save(gen, dir)
-		}
-	})
+	g.openFolder("Save instance into folder", func(dir string) { g.Save(gen, dir) })
 }
 
 // Save writes gen's instance folder into dir, off the UI goroutine.

@@ -81,8 +81,8 @@ func benchRateWindow(tb testing.TB, dir string) *MainWindow {
 	m.Window.Show()
 	m.Show(paneRate)
 	m.settle()
-	p := m.Rate()
-	sp, _ := p.Split()
+	p := m.rate
+	sp, _ := p.split()
 	for _, it := range sp.Items {
 		for _, ip := range it.Paths() {
 			p.images.Load(filepath.Join(dir, ip.Path))
@@ -99,11 +99,11 @@ func nextItemOnScreen(m *MainWindow, withRelayout bool) {
 	q := m.work.(*Queue)
 	q.layout = withRelayout
 	defer func() { q.layout = true }()
-	p := m.Rate()
-	if p.s.pos == len(p.s.order)-1 {
+	p := m.rate
+	if p.s.Pos() == p.s.Len()-1 {
 		p.goTo(0)
 	} else {
-		p.Next()
+		p.step(1)
 	}
 	for _, panel := range []*imagePanel{p.input, p.output, p.gt} {
 		s := panel.zoom.Size()

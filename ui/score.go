@@ -191,15 +191,7 @@ func (s *ScorePane) tourViews() []tourView {
 
 // OpenTruthDialog asks for a dataset folder or a folder of instance folders.
 func (s *ScorePane) OpenTruthDialog() {
-	s.files.OpenFolder("Open the truth: a dataset or a folder of instance folders", func(dir string, err error) {
-		if err != nil {
-			s.showError(err)
-			return
-		}
-		if dir != "" {
-			s.OpenTruth(dir)
-		}
-	})
+	s.openFolder("Open the truth: a dataset or a folder of instance folders", s.OpenTruth)
 }
 
 // OpenTruth scores the current predictions against the instances in dir.
@@ -212,14 +204,7 @@ func (s *ScorePane) OpenTruth(dir string) {
 
 // AddPredictionsDialog asks for a predictions file (or folder), then its model name.
 func (s *ScorePane) AddPredictionsDialog(folder bool) {
-	done := func(path string, err error) {
-		if err != nil {
-			s.showError(err)
-			return
-		}
-		if path == "" {
-			return
-		}
+	ask := func(path string) {
 		name := widget.NewEntry()
 		name.SetText(score.ModelName(path))
 		dialog.ShowForm("Add predictions", "Add", "Cancel", []*widget.FormItem{
@@ -232,9 +217,9 @@ func (s *ScorePane) AddPredictionsDialog(folder bool) {
 		}, s.window)
 	}
 	if folder {
-		s.files.OpenFolder("Add a folder of <instance id>.json|.txt answers", done)
+		s.openFolder("Add a folder of <instance id>.json|.txt answers", ask)
 	} else {
-		s.files.OpenFile("Add predictions (JSONL, or one answer)", Filter{Name: "Predictions", Extensions: []string{"jsonl", "json", "txt"}}, done)
+		s.openFile("Add predictions (JSONL, or one answer)", Filter{Name: "Predictions", Extensions: []string{"jsonl", "json", "txt"}}, ask)
 	}
 }
 
@@ -910,14 +895,7 @@ func (s *ScorePane) exportMenu() {
 			return
 		}
 		ext := map[int]string{0: "json", 1: "csv", 2: "md"}[slices.Index(formats.Options, formats.Selected)]
-		s.files.SaveFile("Export the score report", "score-report."+ext, Filter{Name: strings.ToUpper(ext), Extensions: []string{ext}},
-			func(path string, err error) {
-				if err != nil {
-					s.showError(err)
-				} else if path != "" {
-					s.ExportReport(path)
-				}
-			})
+		s.saveFile("Export the score report", "score-report."+ext, Filter{Name: strings.ToUpper(ext), Extensions: []string{ext}}, s.ExportReport)
 	}, s.window)
 }
 
@@ -953,13 +931,7 @@ func (s *ScorePane) exportHeatmap() {
 		return
 	}
 	name := fmt.Sprintf("heatmap-%s-%s-%dx%d-%s.png", h.Metric, h.Model, h.Grid, h.Grid, h.Condition)
-	s.files.SaveFile("Export the heatmap", name, Filter{Name: "PNG", Extensions: []string{"png"}}, func(path string, err error) {
-		if err != nil {
-			s.showError(err)
-		} else if path != "" {
-			s.ExportHeatmap(path)
-		}
-	})
+	s.saveFile("Export the heatmap", name, Filter{Name: "PNG", Extensions: []string{"png"}}, s.ExportHeatmap)
 }
 
 // ExportHeatmap writes the left heatmap as PNG.

@@ -79,7 +79,7 @@ func loadScore(t *testing.T, m *MainWindow, truthDir string, sources []score.Sou
 	t.Helper()
 	m.Show(paneScore)
 	m.settle()
-	s := m.Score()
+	s := m.score
 	for _, src := range sources {
 		s.AddPredictions(src.Model, src.Path, src.Condition)
 	}
@@ -270,7 +270,7 @@ func TestScoreLoadingKeepsTheWindowResponsive(t *testing.T) {
 	m := newTestWindow(t, &fakeChooser{})
 	m.Show(paneScore)
 	m.settle()
-	s := m.Score()
+	s := m.score
 	entered, release := make(chan struct{}), make(chan struct{})
 	holdNextWork(m, func() {
 		entered <- struct{}{}
@@ -301,7 +301,7 @@ func TestScoreLoadCanBeCancelled(t *testing.T) {
 	m := newTestWindow(t, &fakeChooser{})
 	m.Show(paneScore)
 	m.settle()
-	s := m.Score()
+	s := m.score
 	entered, release := make(chan struct{}), make(chan struct{})
 	holdNextWork(m, func() {
 		entered <- struct{}{}

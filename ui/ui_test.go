@@ -59,7 +59,7 @@ func newTestWindow(t *testing.T, files *fakeChooser) *MainWindow {
 
 func TestGenerateFollowsGridAndSeed(t *testing.T) {
 	m := newTestWindow(t, &fakeChooser{})
-	g := m.Generate()
+	g := m.generate
 	first := g.Current()
 	if first == nil {
 		t.Fatal("no preview after opening")
@@ -116,12 +116,12 @@ func TestSettingsAreRemembered(t *testing.T) {
 	a := test.NewTempApp(t)
 	m := NewMainWindow(a, Options{Dispatcher: NewQueue(), Files: func(FileChooser) FileChooser { return &fakeChooser{} }})
 	m.settle()
-	m.Generate().grid.SetText("12")
-	m.Generate().seed.SetText("9")
+	m.generate.grid.SetText("12")
+	m.generate.seed.SetText("9")
 	m.settle()
 	m2 := NewMainWindow(a, Options{Dispatcher: NewQueue(), Files: func(FileChooser) FileChooser { return &fakeChooser{} }})
 	m2.settle()
-	if got := m2.Generate().Current(); got.Puzzle.N != 12 || got.Instance.Seed != 9 {
+	if got := m2.generate.Current(); got.Puzzle.N != 12 || got.Instance.Seed != 9 {
 		t.Fatalf("reopened on %s, want grid 12 seed 9", got.Instance.ID)
 	}
 }
@@ -130,7 +130,7 @@ func TestSaveInstanceWritesTheFolder(t *testing.T) {
 	dir := t.TempDir()
 	files := &fakeChooser{answers: []string{dir}}
 	m := newTestWindow(t, files)
-	g := m.Generate()
+	g := m.generate
 	g.SaveDialog()
 	m.settle()
 	id := g.Current().Instance.ID
@@ -173,7 +173,7 @@ func TestAblationOpenZoomStepAndHover(t *testing.T) {
 	writeInstances(t, dir, 4, 5, 4)
 	m := newTestWindow(t, &fakeChooser{answers: []string{dir}})
 	m.Show(paneAblation)
-	a := m.Ablation()
+	a := m.ablation
 	m.settle()
 	a.openDialog("Open")
 	m.settle()
@@ -247,7 +247,7 @@ func TestGenerateToAblation(t *testing.T) {
 	m := newTestWindow(t, &fakeChooser{})
 	m.Show(paneAblation)
 	m.settle()
-	if got, want := m.Ablation().Current().Instance.ID, m.Generate().Current().Instance.ID; got != want {
+	if got, want := m.ablation.Current().Instance.ID, m.generate.Current().Instance.ID; got != want {
 		t.Fatalf("Ablation opened on %s, want Generate's %s", got, want)
 	}
 }
@@ -259,13 +259,13 @@ func TestBadFilesGiveAMessageAndTheAppGoesOn(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := newTestWindow(t, &fakeChooser{answers: []string{bad}})
-	before := m.Generate().Current()
-	m.Generate().OpenImageDialog()
+	before := m.generate.Current()
+	m.generate.OpenImageDialog()
 	m.settle()
 	if !strings.Contains(m.Status.Text(), "holiday.png") || !strings.Contains(m.Status.Text(), "not a PNG, JPEG, GIF or WebP") {
 		t.Fatalf("status %q", m.Status.Text())
 	}
-	if m.Generate().Current() != before {
+	if m.generate.Current() != before {
 		t.Fatal("a bad file replaced the preview")
 	}
 	// A dropped folder without instances, then a dropped bad image.
@@ -282,17 +282,17 @@ func TestBadFilesGiveAMessageAndTheAppGoesOn(t *testing.T) {
 	}
 	// And a good image still opens afterwards.
 	good := filepath.Join("..", "core", "render", "testdata", "small.png") // 120×75: grid 4 fits
-	m.Generate().grid.SetText("4")
+	m.generate.grid.SetText("4")
 	m.OpenPath(good)
 	m.settle()
-	if m.Generate().Current().Instance.Source.Name != "small" {
-		t.Fatalf("after the errors, opening small.png shows %s", m.Generate().Current().Instance.ID)
+	if m.generate.Current().Instance.Source.Name != "small" {
+		t.Fatalf("after the errors, opening small.png shows %s", m.generate.Current().Instance.ID)
 	}
 }
 
 func TestFailingChooserIsReported(t *testing.T) {
 	m := newTestWindow(t, &fakeChooser{err: errors.New("portal unavailable")})
-	m.Generate().OpenImageDialog()
+	m.generate.OpenImageDialog()
 	if !strings.Contains(m.Status.Text(), "portal unavailable") {
 		t.Fatalf("status %q", m.Status.Text())
 	}
@@ -308,7 +308,7 @@ func storageURI(path string) fyne.URI { return storage.NewFileURI(path) }
 // shows that the UI goroutine (here the test's) keeps working meanwhile.
 func TestRenderingLeavesTheUIGoroutineFree(t *testing.T) {
 	m := newTestWindow(t, &fakeChooser{})
-	g := m.Generate()
+	g := m.generate
 	entered, release := make(chan struct{}), make(chan struct{})
 	holdNextWork(m, func() {
 		entered <- struct{}{}
@@ -333,7 +333,7 @@ func TestRenderingLeavesTheUIGoroutineFree(t *testing.T) {
 
 func TestGenerateDatasetForm(t *testing.T) {
 	m := newTestWindow(t, &fakeChooser{})
-	g := m.Generate()
+	g := m.generate
 	g.size.SetSelected("512")
 	m.settle()
 	f := g.Dataset()
@@ -366,7 +366,7 @@ func TestGenerateDatasetForm(t *testing.T) {
 	// Opening the result in Ablation shows its instances.
 	m.OpenPath(out)
 	m.settle()
-	if got := len(m.Ablation().filtered); got != 4 {
+	if got := len(m.ablation.filtered); got != 4 {
 		t.Fatalf("Ablation lists %d instances of the dataset", got)
 	}
 }

@@ -202,7 +202,7 @@ func (m *MainWindow) OpenPath(path string) {
 	}
 	if dir, ok := splitFolderOf(path, fi.IsDir()); ok {
 		m.Show(paneRate)
-		m.rate.Open(dir)
+		m.rate.open(dir)
 		return
 	}
 	if fi.IsDir() {
@@ -246,7 +246,7 @@ func (m *MainWindow) buildMenu() {
 	openTruth := fyne.NewMenuItem("Open dataset to score…", func() { m.Show(paneScore); m.score.OpenTruthDialog() })
 	openPreds := fyne.NewMenuItem("Open predictions…", func() { m.Show(paneScore); m.score.AddPredictionsDialog(false) })
 	save.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyS, Modifier: fyne.KeyModifierShortcutDefault}
-	openSplit := fyne.NewMenuItem("Open split…", func() { m.Show(paneRate); m.rate.OpenDialog() })
+	openSplit := fyne.NewMenuItem("Open split…", func() { m.Show(paneRate); m.rate.openDialog() })
 	recent := fyne.NewMenuItem("Recent", nil)
 	var items []*fyne.MenuItem
 	for _, p := range m.App.Preferences().StringList(prefRecent) {
