@@ -30,7 +30,7 @@ type AblationPane struct {
 	// opens on it.
 	generated func() *render.Generated
 
-	view        *View
+	view        *ZoomState
 	shape, rect *ZoomView
 	solved      *ZoomView
 	position    *widget.Label
@@ -68,7 +68,7 @@ func (a *AblationPane) Icon() fyne.Resource { return theme.ViewRestoreIcon() }
 
 // View implements Pane.
 func (a *AblationPane) View() fyne.CanvasObject {
-	a.view = NewView()
+	a.view = NewZoomState()
 	a.shape, a.rect = NewZoomView(a.view), NewZoomView(a.view)
 	a.solved = NewZoomView(nil)
 	for _, z := range []*ZoomView{a.shape, a.rect} {
@@ -88,7 +88,7 @@ func (a *AblationPane) View() fyne.CanvasObject {
 	top := container.NewVBox(
 		container.NewBorder(nil, nil,
 			container.NewHBox(openOne, openMany, widget.NewLabel("Grid"), a.gridFilter, a.prev, a.next),
-			zoomToolbar(func() *View { return a.view })),
+			zoomToolbar(func() *ZoomState { return a.view })),
 		a.position)
 
 	caption := func(s string) fyne.CanvasObject {

@@ -57,7 +57,7 @@ type GeneratePane struct {
 	size     *widget.Select
 	edges    *widget.Check
 	tabs     *container.AppTabs
-	sheets   *View // shared by the shape and rectangular previews
+	sheets   *ZoomState // shared by the shape and rectangular previews
 	shape    *ZoomView
 	rect     *ZoomView
 	solved   *ZoomView
@@ -161,7 +161,7 @@ func (g *GeneratePane) View() fyne.CanvasObject {
 	hint.Importance = widget.LowImportance
 	side := container.NewVBox(form, g.fileNote, widget.NewSeparator(), save, compare, batch, hint)
 
-	g.sheets = NewView()
+	g.sheets = NewZoomState()
 	g.shape, g.rect = NewZoomView(g.sheets), NewZoomView(g.sheets)
 	g.solved = NewZoomView(nil)
 	g.edges = widget.NewCheck("Show edge polarities", func(bool) { g.showSolved() })
@@ -170,7 +170,7 @@ func (g *GeneratePane) View() fyne.CanvasObject {
 		container.NewTabItem("Rectangular sheet", g.rect),
 		container.NewTabItem("Solved", container.NewBorder(g.edges, nil, nil, nil, g.solved)),
 	)
-	toolbar := zoomToolbar(func() *View {
+	toolbar := zoomToolbar(func() *ZoomState {
 		if g.tabs.SelectedIndex() == 2 {
 			return g.solved.view
 		}
@@ -192,7 +192,7 @@ func (g *GeneratePane) View() fyne.CanvasObject {
 }
 
 // zoomToolbar controls the view that current returns.
-func zoomToolbar(current func() *View) fyne.CanvasObject {
+func zoomToolbar(current func() *ZoomState) fyne.CanvasObject {
 	return widget.NewToolbar(
 		widget.NewToolbarAction(theme.ZoomFitIcon(), func() { current().Fit() }),
 		widget.NewToolbarAction(theme.ZoomOutIcon(), func() { current().ZoomBy(1 / 1.25) }),

@@ -361,7 +361,7 @@ func (m *MainWindow) bindKeys() {
 }
 
 // activeView is the zoom of the image the user is looking at.
-func (m *MainWindow) activeView() *View {
+func (m *MainWindow) activeView() *ZoomState {
 	switch m.current {
 	case paneGenerate:
 		if m.generate.tabs != nil && m.generate.tabs.SelectedIndex() == 2 {
