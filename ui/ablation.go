@@ -30,7 +30,7 @@ type AblationPane struct {
 	// opens on it.
 	generated func() *render.Generated
 
-	view        *ZoomState
+	zoom        *ZoomState
 	shape, rect *ZoomView
 	solved      *ZoomView
 	position    *widget.Label
@@ -68,8 +68,8 @@ func (a *AblationPane) Icon() fyne.Resource { return theme.ViewRestoreIcon() }
 
 // View implements Pane.
 func (a *AblationPane) View() fyne.CanvasObject {
-	a.view = NewZoomState()
-	a.shape, a.rect = NewZoomView(a.view), NewZoomView(a.view)
+	a.zoom = NewZoomState()
+	a.shape, a.rect = NewZoomView(a.zoom), NewZoomView(a.zoom)
 	a.solved = NewZoomView(nil)
 	for _, z := range []*ZoomView{a.shape, a.rect} {
 		z.OnHover = a.hoverSheet
@@ -88,7 +88,7 @@ func (a *AblationPane) View() fyne.CanvasObject {
 	top := container.NewVBox(
 		container.NewBorder(nil, nil,
 			container.NewHBox(openOne, openMany, widget.NewLabel("Grid"), a.gridFilter, a.prev, a.next),
-			zoomToolbar(func() *ZoomState { return a.view })),
+			zoomToolbar(func() *ZoomState { return a.zoom })),
 		a.position)
 
 	caption := func(s string) fyne.CanvasObject {
@@ -263,8 +263,8 @@ func (a *AblationPane) show(li *loadedInstance) {
 	a.shape.SetImage(li.Shape)
 	a.rect.SetImage(li.Rect)
 	a.solved.SetImage(li.solved)
-	a.view.Fit()
-	a.solved.view.Fit()
+	a.zoom.Fit()
+	a.solved.state.Fit()
 	inst := li.Gen.Instance
 	where := ""
 	if len(a.filtered) > 0 {

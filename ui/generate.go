@@ -172,7 +172,7 @@ func (g *GeneratePane) View() fyne.CanvasObject {
 	)
 	toolbar := zoomToolbar(func() *ZoomState {
 		if g.tabs.SelectedIndex() == 2 {
-			return g.solved.view
+			return g.solved.state
 		}
 		return g.sheets
 	})

@@ -225,7 +225,7 @@ func (p *imagePanel) show(img itemImage) {
 		return
 	}
 	p.zoom.SetImage(img.pyr)
-	p.zoom.view.Fit()
+	p.zoom.state.Fit()
 	p.setNote("")
 }
 

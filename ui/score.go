@@ -700,8 +700,8 @@ func (s *ScorePane) updateHeatmaps() {
 				s.heatViews.Layout = layout.NewGridLayoutWithColumns(2)
 			}
 			s.heatViews.Refresh()
-			s.heat.view.Fit()
-			s.heat2.view.Fit()
+			s.heat.state.Fit()
+			s.heat2.state.Fit()
 			if errs[0] != nil {
 				s.heatValue.SetText(errs[0].Error())
 			} else {
@@ -839,8 +839,8 @@ func (s *ScorePane) SelectInstance(i int) {
 			}
 			s.reassembly.SetImage(reasm)
 			s.solved.SetImage(solved)
-			s.reassembly.view.Fit()
-			s.solved.view.Fit()
+			s.reassembly.state.Fit()
+			s.solved.state.Fit()
 		}
 	})
 }

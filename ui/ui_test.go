@@ -182,9 +182,9 @@ func TestAblationOpenZoomStepAndHover(t *testing.T) {
 	}
 
 	// Zoom in and out: both sheets follow one zoom.
-	fit := a.view.Zoom()
-	a.view.ZoomBy(2)
-	if z := a.view.Zoom(); z < 1.99*fit || z > 2.01*fit {
+	fit := a.zoom.Zoom()
+	a.zoom.ZoomBy(2)
+	if z := a.zoom.Zoom(); z < 1.99*fit || z > 2.01*fit {
 		t.Fatalf("zoom %v after ×2 from %v", z, fit)
 	}
 	x0, y0 := a.shape.ImagePoint(fyne.NewPos(10, 10))
@@ -196,7 +196,7 @@ func TestAblationOpenZoomStepAndHover(t *testing.T) {
 	if x, _ := a.rect.ImagePoint(fyne.NewPos(10, 10)); x <= x1 {
 		t.Fatal("dragging the shape sheet did not pan the rectangular one")
 	}
-	a.view.Fit()
+	a.zoom.Fit()
 
 	// Step to the next instance and filter by grid.
 	a.Next()

@@ -319,7 +319,7 @@ func (m *MainWindow) bindKeys() {
 			m.rate.TypedRune(r)
 			return
 		}
-		v := m.activeView()
+		v := m.activeZoom()
 		switch r {
 		case '0':
 			if v != nil {
@@ -361,15 +361,15 @@ func (m *MainWindow) bindKeys() {
 }
 
 // activeView is the zoom of the image the user is looking at.
-func (m *MainWindow) activeView() *ZoomState {
+func (m *MainWindow) activeZoom() *ZoomState {
 	switch m.current {
 	case paneGenerate:
 		if m.generate.tabs != nil && m.generate.tabs.SelectedIndex() == 2 {
-			return m.generate.solved.view
+			return m.generate.solved.state
 		}
 		return m.generate.sheets
 	case paneAblation:
-		return m.ablation.view
+		return m.ablation.zoom
 	}
 	return nil
 }

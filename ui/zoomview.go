@@ -134,7 +134,7 @@ type Mark struct {
 type ZoomView struct {
 	widget.BaseWidget
 	img   *render.Pyramid
-	view  *ZoomState
+	state *ZoomState
 	marks []Mark
 
 	raster *canvas.Raster
@@ -151,7 +151,7 @@ func NewZoomView(v *ZoomState) *ZoomView {
 	if v == nil {
 		v = NewZoomState()
 	}
-	z := &ZoomView{view: v}
+	z := &ZoomView{state: v}
 	v.views = append(v.views, z)
 	z.raster = canvas.NewRaster(z.draw)
 	z.ExtendBaseWidget(z)
@@ -178,13 +178,13 @@ func (z *ZoomView) Marks() []Mark { return z.marks }
 
 // ImagePoint converts a widget position to image coordinates.
 func (z *ZoomView) ImagePoint(p fyne.Position) (x, y float64) {
-	zoom, o := z.view.currentZoom(z), z.view.currentOrigin(z)
+	zoom, o := z.state.currentZoom(z), z.state.currentOrigin(z)
 	return float64(o.X + p.X/zoom), float64(o.Y + p.Y/zoom)
 }
 
 // widgetPoint converts image coordinates to a widget position.
 func (z *ZoomView) widgetPoint(x, y float64) fyne.Position {
-	zoom, o := z.view.currentZoom(z), z.view.currentOrigin(z)
+	zoom, o := z.state.currentZoom(z), z.state.currentOrigin(z)
 	return fyne.NewPos((float32(x)-o.X)*zoom, (float32(y)-o.Y)*zoom)
 }
 
@@ -212,7 +212,7 @@ func (z *ZoomView) draw(w, h int) image.Image {
 		return dst
 	}
 	devPerUnit := float64(w) / float64(size.Width)
-	zoom, o := z.view.currentZoom(z), z.view.currentOrigin(z)
+	zoom, o := z.state.currentZoom(z), z.state.currentOrigin(z)
 	z.img.Viewport(dst, float64(o.X), float64(o.Y), float64(zoom)*devPerUnit, bg)
 	return dst
 }
@@ -220,11 +220,11 @@ func (z *ZoomView) draw(w, h int) image.Image {
 // Scrolled zooms around the pointer.
 func (z *ZoomView) Scrolled(e *fyne.ScrollEvent) {
 	f := float32(math.Pow(1.0015, float64(e.Scrolled.DY)))
-	z.view.zoomAround(z.view.currentZoom(z)*f, e.Position)
+	z.state.zoomAround(z.state.currentZoom(z)*f, e.Position)
 }
 
 // Dragged pans.
-func (z *ZoomView) Dragged(e *fyne.DragEvent) { z.view.panBy(e.Dragged) }
+func (z *ZoomView) Dragged(e *fyne.DragEvent) { z.state.panBy(e.Dragged) }
 
 // DragEnd implements fyne.Draggable.
 func (z *ZoomView) DragEnd() {}
