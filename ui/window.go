@@ -154,15 +154,6 @@ func (m *MainWindow) Show(i int) {
 	m.nav.Select(i)
 }
 
-// Generate and Ablation give tests and screenshots access to the panes.
-func (m *MainWindow) Generate() *GeneratePane { return m.generate }
-
-// Ablation is the Ablation pane.
-func (m *MainWindow) Ablation() *AblationPane { return m.ablation }
-
-// Score is the Score pane.
-func (m *MainWindow) Score() *ScorePane { return m.score }
-
 // ShowError tells the user what went wrong in one sentence; the app goes on.
 func (m *MainWindow) ShowError(err error) { m.deps.showError(err) }
 
