@@ -302,5 +302,5 @@ func (a *AgreementPane) show(in vigor.Input, opts vigor.Options, rep *vigor.Repo
 	a.status.Set(fmt.Sprintf("Agreement of %s computed: %d human ratings, %d judge records.", rep.Split, len(in.Humans), len(in.Judge)))
 }
 
-// Report is the report shown (nil before the first computation).
-func (a *AgreementPane) Report() *vigor.Report { return a.report }
+// shownReport is the report shown (nil before the first computation).
+func (a *AgreementPane) shownReport() *vigor.Report { return a.report }

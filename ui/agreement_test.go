@@ -102,7 +102,7 @@ func TestAgreementShowsWhatCoreComputes(t *testing.T) {
 	dir, humans, judge := agreementFixture(t)
 	m := agreementWindow(t, openTestStore(t))
 	a := m.agreement
-	if a.Report() == nil || a.Report().Split != vigor.DemoName {
+	if a.shownReport() == nil || a.shownReport().Split != vigor.DemoName {
 		t.Fatal("the pane did not open on the demo split's report")
 	}
 	a.OpenSplit(dir)
@@ -117,7 +117,7 @@ func TestAgreementShowsWhatCoreComputes(t *testing.T) {
 	m.settle()
 	want := expectedReport(t, dir, humans, judge, nil, vigor.Options{Replicates: 500, Seed: 7})
 
-	got, _ := json.Marshal(a.Report())
+	got, _ := json.Marshal(a.shownReport())
 	exp, _ := json.Marshal(want)
 	if !bytes.Equal(got, exp) {
 		t.Fatal("the pane's report differs from vigor.Analyze's on the same files")
@@ -223,8 +223,8 @@ func TestAgreementUsesThisMachinesStore(t *testing.T) {
 	a.Compute()
 	m.settle()
 	want := expectedReport(t, dir, humans[:2], judge, mine, vigor.Options{})
-	if !slices.Contains(a.Report().Annotators, "zoe") {
-		t.Fatalf("annotators %v", a.Report().Annotators)
+	if !slices.Contains(a.shownReport().Annotators, "zoe") {
+		t.Fatalf("annotators %v", a.shownReport().Annotators)
 	}
 	if got, exp := a.tables[0].cells[3][4].Text, want.Table2.JudgeWithGT.Result.MAE.Format(3); got != exp {
 		t.Fatalf("with zoe from the store: result MAE %s, want %s", got, exp)
@@ -242,7 +242,7 @@ func TestAgreementExportsAndCancel(t *testing.T) {
 	a.replicates.SetSelected("200")
 	a.Compute()
 	m.settle()
-	rep := a.Report()
+	rep := a.shownReport()
 	out := t.TempDir()
 	for _, ext := range []string{"md", "csv", "json", "png"} {
 		a.Export(filepath.Join(out, "report."+ext))
@@ -271,8 +271,8 @@ func TestAgreementExportsAndCancel(t *testing.T) {
 	}
 	a.Cancel()
 	m.settle()
-	if a.Report() != rep || a.progressBox.Visible() || !strings.Contains(m.Status.Text(), "Cancelled") {
-		t.Fatalf("after Cancel: report replaced %v, progress visible %v, status %q", a.Report() != rep, a.progressBox.Visible(), m.Status.Text())
+	if a.shownReport() != rep || a.progressBox.Visible() || !strings.Contains(m.Status.Text(), "Cancelled") {
+		t.Fatalf("after Cancel: report replaced %v, progress visible %v, status %q", a.shownReport() != rep, a.progressBox.Visible(), m.Status.Text())
 	}
 }
 
@@ -282,10 +282,10 @@ func TestAgreementReportsBadInputs(t *testing.T) {
 	a := m.agreement
 	a.OpenSplit(dir)
 	m.settle()
-	before := a.Report()
+	before := a.shownReport()
 	a.Compute() // no ratings chosen
 	m.settle()
-	if !strings.Contains(m.Status.Text(), "no human ratings") || a.Report() != before {
+	if !strings.Contains(m.Status.Text(), "no human ratings") || a.shownReport() != before {
 		t.Fatalf("status %q", m.Status.Text())
 	}
 	// A judge file with an unreadable record: reported, left out, the rest scored.
@@ -296,7 +296,7 @@ func TestAgreementReportsBadInputs(t *testing.T) {
 	a.AddJudge(vigor.WithGT, bad)
 	a.Compute()
 	m.settle()
-	if a.Report() == before || !a.problems.Visible() || !strings.Contains(a.problems.Text, "2 judge record(s)") {
+	if a.shownReport() == before || !a.problems.Visible() || !strings.Contains(a.problems.Text, "2 judge record(s)") {
 		t.Fatalf("problems %q", a.problems.Text)
 	}
 }

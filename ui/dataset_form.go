@@ -124,8 +124,8 @@ func (f *DatasetForm) SetOut(dir string) {
 	f.out.SetText(dir)
 }
 
-// UseDemo switches the source to the first k demo images.
-func (f *DatasetForm) UseDemo(k int) {
+// chooseDemo switches the source to the first k demo images.
+func (f *DatasetForm) chooseDemo(k int) {
 	f.useDemo.SetChecked(true)
 	f.demoCount.SetText(strconv.Itoa(k))
 }

@@ -89,7 +89,7 @@ func TestAgreementPaneAlone(t *testing.T) {
 	d := fakeDeps(t, &fakeChooser{})
 	a := newAgreementPane(d)
 	showPane(t, d, a)
-	if a.Report() == nil || !a.demo {
+	if a.shownReport() == nil || !a.demo {
 		t.Fatal("the demo report is not computed")
 	}
 }

@@ -243,8 +243,8 @@ func (s *ScorePane) showProgress(text string, frac float64) {
 	s.loadBox.Show()
 }
 
-// Loading is true while truth or predictions are being read.
-func (s *ScorePane) Loading() bool { return s.loadBox != nil && s.loadBox.Visible() }
+// loading is true while truth or predictions are being read.
+func (s *ScorePane) loading() bool { return s.loadBox != nil && s.loadBox.Visible() }
 
 func (s *ScorePane) updateLabels() {
 	if s.truthLabel == nil {

@@ -100,8 +100,8 @@ func (s *ScorePane) updateHeatmaps() {
 	})
 }
 
-// HeatmapShown is the heatmap of the left view, for tests.
-func (s *ScorePane) HeatmapShown() *score.Heatmap { return s.heatData }
+// heatmapShown is the heatmap of the left view, for tests.
+func (s *ScorePane) heatmapShown() *score.Heatmap { return s.heatData }
 
 func (s *ScorePane) hoverHeat(h *score.Heatmap, x, y float64, ok bool) {
 	if h == nil || !ok {

@@ -135,13 +135,6 @@ func (s *ScorePane) SelectInstance(i int) {
 	})
 }
 
-// SelectedInstance is the instance shown, or nil.
-func (s *ScorePane) SelectedInstance() *score.InstanceScore {
-	if s.report == nil || s.selected < 0 {
-		return nil
-	}
-	return &s.report.Instances[s.selected]
-}
 
 // instance finds an instance's pictures: in memory (demo) or its folder.
 func (s *ScorePane) instance(id string) (*render.Generated, error) {

@@ -155,7 +155,7 @@ func TestScorePaneShowsWhatCoreComputes(t *testing.T) {
 	// Heatmaps follow metric, model and grid.
 	s.tabs.SelectIndex(1)
 	m.settle()
-	h := s.HeatmapShown()
+	h := s.heatmapShown()
 	if h == nil || h.Metric != score.HeatmapPA {
 		t.Fatalf("heatmap %v", h)
 	}
@@ -169,13 +169,13 @@ func TestScorePaneShowsWhatCoreComputes(t *testing.T) {
 	} {
 		step.set()
 		m.settle()
-		if h := s.HeatmapShown(); h == nil || !step.check(h) {
+		if h := s.heatmapShown(); h == nil || !step.check(h) {
 			t.Fatalf("heatmap did not follow the change: %+v", h)
 		}
 	}
 	wantH, err := want.Heatmap(score.HeatmapAA, "random", 5, puzzle.ConditionShape)
-	if err != nil || wantH.Mean != s.HeatmapShown().Mean {
-		t.Errorf("shown heatmap mean %v, core %v (%v)", s.HeatmapShown().Mean, wantH.Mean, err)
+	if err != nil || wantH.Mean != s.heatmapShown().Mean {
+		t.Errorf("shown heatmap mean %v, core %v (%v)", s.heatmapShown().Mean, wantH.Mean, err)
 	}
 
 	// The invalid answer shows its reason and the model's words.
@@ -281,7 +281,7 @@ func TestScoreLoadingKeepsTheWindowResponsive(t *testing.T) {
 	}
 	s.OpenTruth(truthDir)
 	<-entered // the load is running on a worker, held here
-	if !s.Loading() {
+	if !s.loading() {
 		t.Fatal("no progress shown while loading")
 	}
 	s.tabs.SelectIndex(1)
@@ -291,8 +291,8 @@ func TestScoreLoadingKeepsTheWindowResponsive(t *testing.T) {
 	}
 	close(release)
 	m.settle()
-	if s.Loading() || len(s.report.Instances) != 3000 || len(s.report.Groups) != 3 {
-		t.Fatalf("after the load: loading %v, %d scores, %d groups (status %q)", s.Loading(), len(s.report.Instances), len(s.report.Groups), m.Status.Text())
+	if s.loading() || len(s.report.Instances) != 3000 || len(s.report.Groups) != 3 {
+		t.Fatalf("after the load: loading %v, %d scores, %d groups (status %q)", s.loading(), len(s.report.Instances), len(s.report.Groups), m.Status.Text())
 	}
 }
 
@@ -313,7 +313,7 @@ func TestScoreLoadCanBeCancelled(t *testing.T) {
 	s.cancelLoad()
 	close(release)
 	m.settle()
-	if m.Status.Text() != "Scoring cancelled." || s.Loading() {
+	if m.Status.Text() != "Scoring cancelled." || s.loading() {
 		t.Fatalf("status %q", m.Status.Text())
 	}
 }

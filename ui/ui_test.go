@@ -340,7 +340,7 @@ func TestGenerateDatasetForm(t *testing.T) {
 	f.Show()
 	out := t.TempDir()
 
-	f.UseDemo(2)
+	f.chooseDemo(2)
 	f.grids.SetText("4, eight")
 	f.Start()
 	if !strings.Contains(f.line.Text, "Grids must be whole numbers") {
