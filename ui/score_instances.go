@@ -10,7 +10,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/jigbench/jigbench/core/puzzle"
 	"github.com/jigbench/jigbench/core/render"
-	"github.com/jigbench/jigbench/core/score"
 )
 
 // scoreInstances is the Score pane's instance browser.
@@ -134,7 +133,6 @@ func (s *ScorePane) SelectInstance(i int) {
 		}
 	})
 }
-
 
 // instance finds an instance's pictures: in memory (demo) or its folder.
 func (s *ScorePane) instance(id string) (*render.Generated, error) {
