@@ -38,14 +38,7 @@ func (a *AgreementPane) OpenDemo() {
 	id := a.request.Add(1)
 	a.work.Go(func() func() {
 		set, err := vigordemo.Cached()
-		return func() {
-			if a.request.Load() != id {
-				return
-			}
-			if err != nil {
-				a.showError(err)
-				return
-			}
+		return a.answer(&a.request, id, err, func() {
 			a.useSplit(set.Dir, true, func() {
 				a.humanFiles = slices.Clone(set.Humans)
 				a.judgeFiles = map[vigor.Condition][]string{}
@@ -55,7 +48,7 @@ func (a *AgreementPane) OpenDemo() {
 				a.showSources()
 				a.Compute()
 			})
-		}
+		})
 	})
 }
 
@@ -91,14 +84,7 @@ func (a *AgreementPane) useSplit(dir string, demo bool, then func()) {
 				cancel()
 			}
 		}
-		return func() {
-			if a.request.Load() != id {
-				return
-			}
-			if err != nil {
-				a.showError(err)
-				return
-			}
+		return a.answer(&a.request, id, err, func() {
 			a.Cancel()
 			a.dir, a.demo, a.sp = dir, demo, sp
 			a.storeNames, a.storeErr = names, storeErr
@@ -118,7 +104,7 @@ func (a *AgreementPane) useSplit(dir string, demo bool, then func()) {
 				a.prefs.SetString(prefLastDir, filepath.Dir(dir))
 			}
 			then()
-		}
+		})
 	})
 }
 

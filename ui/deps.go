@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"sync/atomic"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 )
@@ -27,6 +29,22 @@ func (d deps) showError(err error) {
 	// Core errors begin with the file they concern; keep its name as it is.
 	d.status.Set(err.Error())
 	dialog.ShowError(err, d.window)
+}
+
+// answer is what a worker hands back for a request numbered id of req:
+// on the UI goroutine it does nothing if a newer request was made since,
+// shows err if there is one, and runs then otherwise.
+func (d deps) answer(req *atomic.Uint64, id uint64, err error, then func()) func() {
+	return func() {
+		if req.Load() != id {
+			return
+		}
+		if err != nil {
+			d.showError(err)
+			return
+		}
+		then()
+	}
 }
 
 // focus gives the keyboard to o.

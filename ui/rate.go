@@ -202,21 +202,14 @@ func (p *RatePane) load(dir string, demo bool, annotator string) {
 			rated, err = store.Ratings(ctx, sp, annotator)
 			cancel()
 		}
-		return func() {
-			if p.request.Load() != id {
-				return
-			}
-			if err != nil {
-				p.showError(err)
-				return
-			}
+		return p.answer(&p.request, id, err, func() {
 			if !demo {
 				p.prefs.SetString(prefLastSplit, dir)
 				p.prefs.SetString(prefLastDir, filepath.Dir(dir))
 				p.recent(dir)
 			}
 			p.start(ratesession.New(sp, dir, demo, store, annotator, rated))
-		}
+		})
 	})
 }
 

@@ -286,17 +286,10 @@ func (s *ScorePane) loadDemo() {
 	id := s.request.Add(1)
 	s.work.Go(func() func() {
 		rep, mem, err := demoScoreReport()
-		return func() {
-			if s.request.Load() != id {
-				return
-			}
-			if err != nil {
-				s.showError(err)
-				return
-			}
+		return s.answer(&s.request, id, err, func() {
 			s.memory = mem
 			s.setReport(rep)
-		}
+		})
 	})
 }
 
