@@ -3,9 +3,9 @@ package ui
 import (
 	"context"
 	"sync"
-	"time"
 
 	"github.com/jigbench/jigbench/core/vigor"
+	"github.com/jigbench/jigbench/ui/ratesession"
 )
 
 // RatingStore is what the Rate and Agreement panes need of the ratings
@@ -22,9 +22,8 @@ type RatingStore interface {
 	Annotators(ctx context.Context, split string) ([]string, error)
 }
 
-// storeTimeout bounds one store call; a store that hangs longer (a locked
-// database on a network drive) is reported instead of waited for forever.
-const storeTimeout = 30 * time.Second
+// storeTimeout bounds one store call, the same for every pane.
+const storeTimeout = ratesession.StoreTimeout
 
 // ratingService is where the Rate and Agreement panes find ratings: the
 // app's store, opened on first use, and the demo split's store in memory.
