@@ -21,6 +21,12 @@ func init() {
       dataset (4 sources × grids 4, 8, 12, 16; size 1024), per instance: with
         1 worker vs decoding + encoding the same instances (target ≤ 1.5), and
         with 2 workers vs 1 worker (target: ≥ 1.7× as fast); (runs+1)/2 runs.
+      requests (1,000 16×16 instances cycling through 4 real sheets, shape,
+        inline, to a discarding writer) vs reading and base64-encoding the
+        sheets (target ≤ 1.5); run (2,000 requests at concurrency 32 to a
+        local server) vs bare HTTP posts, as overhead per request (target
+        < 1 ms); export hf (200 16×16 × 2 conditions) vs copying the PNG
+        bytes into one file (target: ≥ 0.8× as fast).
     --image: the source to generate from (default: a 2560×1600 JPEG of a demo scene).
 `,
 		run: runBench,

@@ -24,7 +24,7 @@ func init() {
 		usage: `usage: jigbench dataset (--images DIR | --demo-count K) --seed S --out DIR
                         [--grids 4,8,12,16] [--eval-fraction 0.1] [--workers W]
                         [--shard I/N] [--size 1024] [--tab-style semicircle|classic]
-                        [--tab-ratio 0.2]
+                        [--tab-ratio 0.2] [--reveal K] [--hints similarity [--clusters k]]
        jigbench dataset merge --out DIR [SHARD_DIR...]
 
     Generates one instance folder (as 'jigbench generate' writes) for every
@@ -51,7 +51,8 @@ func init() {
     --shard I/N      generate only shard I (0-based) of N: the images whose
                      name hashes to I. Shards may write into one DIR or into
                      folders of their own; each leaves DIR/shards/I-of-N.jsonl.
-    --size, --tab-style, --tab-ratio   as for 'jigbench generate'.
+    --size, --tab-style, --tab-ratio, --reveal, --hints, --clusters
+                     as for 'jigbench generate'.
 
     Resume: run the same command again after an interruption; finished
     instances are kept and the result is the same as an uninterrupted run.
@@ -84,6 +85,7 @@ func runDataset(e *env, args []string) error {
 	fs.IntVar(&c.Options.Size, "size", c.Options.Size, "longer side of the output image, px")
 	fs.StringVar(&c.Options.TabStyle, "tab-style", c.Options.TabStyle, "semicircle or classic")
 	fs.Float64Var(&c.Options.TabRatio, "tab-ratio", c.Options.TabRatio, "tab size relative to the shorter piece side")
+	hintFlags(fs, &c.Options)
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}

@@ -48,9 +48,15 @@ func init() {
 		summary: "generate one puzzle instance (shape and rectangular sheets)",
 		usage: `usage: jigbench generate (--image FILE | --demo NAME) --grid N --seed S --out DIR
                          [--size 1024] [--tab-style semicircle|classic] [--tab-ratio 0.2]
+                         [--reveal K] [--hints similarity [--clusters k]]
     writes DIR/<id>/ (instance.json, shape.png, rect.png, solved.png,
     prompt-shape.txt, prompt-rect.txt) and prints that folder's path;
     <id> is <image name>-g<N>-s<seed>.
+    Hint studies (docs/ambiguity-and-hints.md): --reveal K states the true
+    cells of K pieces (drawn from the seed) in the prompts; --hints
+    similarity lists groups of pieces alike in colour (k-means of L*a*b*
+    histograms, k = --clusters, default ⌈N/2⌉). instance.json records both
+    under "hints"; without them every file is as before.
 `,
 		run: runGenerate,
 	})
@@ -88,6 +94,7 @@ func runGenerate(e *env, args []string) error {
 	fs.IntVar(&f.opt.Size, "size", f.opt.Size, "longer side of the output image, px")
 	fs.StringVar(&f.opt.TabStyle, "tab-style", f.opt.TabStyle, "semicircle or classic")
 	fs.Float64Var(&f.opt.TabRatio, "tab-ratio", f.opt.TabRatio, "tab size relative to the shorter piece side")
+	hintFlags(fs, &f.opt)
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
@@ -107,6 +114,9 @@ func runGenerate(e *env, args []string) error {
 		return usagef("%v", err)
 	}
 	if err := f.opt.Validate(); err != nil {
+		return usagef("%v", err)
+	}
+	if err := f.opt.ValidateFor(f.grid); err != nil {
 		return usagef("%v", err)
 	}
 	src, err := loadSource(f.image, f.demo)

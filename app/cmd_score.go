@@ -21,7 +21,9 @@ const scoreUsage = `usage: jigbench score --truth DIR --pred [NAME=]PATH [--pred
                       [--json FILE] [--csv FILE] [--markdown FILE] [--instances-csv FILE]
                       [--heatmap FILE.png --heatmap-metric pa|aa|sc [--heatmap-grid N]
                        [--heatmap-model NAME] [--heatmap-condition shape|rect]]
-                      [--bootstrap 2000] [--seed 1]
+                      [--compare A,B] [--plot FILE.png --plot-metric pa|em|aa|sc [--above-chance]]
+                      [--ablation-heatmap FILE.png] [--latex FILE.tex] [--paper-markdown FILE.md]
+                      [--paper-condition shape|rect] [--bootstrap 2000] [--seed 1] [--exchangeable=false]
     Scores model answers to JigShape puzzles: PA, EM, AA (and AA directed), SC
     per model × grid × condition, with 95% bootstrap intervals and the exact
     random-permutation baselines, and prints a model × grid table.
@@ -37,9 +39,25 @@ const scoreUsage = `usage: jigbench score --truth DIR --pred [NAME=]PATH [--pred
     --json writes {"format":"jigbench.score-report/v1","groups":[…],
       "instances":[…]}; --csv one row per group; --markdown tables;
       --instances-csv one row per instance.
+    PA up to exchangeable pieces (docs/ambiguity-and-hints.md) is reported
+      beside PA; it reads each answered instance's solved.png, which
+      --exchangeable=false skips. Instances with revealed pieces (--reveal)
+      are also scored on the remaining pieces.
     --heatmap draws one model × grid × condition as a PNG (viridis scale,
       legend 0–1); model, grid and condition may be left out when there is
       only one.
+    Models answered in both conditions get the paired shape − rect ablation
+    (docs/analysis.md) and every report the piece-type breakdown, in --json
+    ("ablation", "piece_types"), --markdown and the printed table.
+    --compare A,B adds model A − model B on their shared instances
+      ("comparisons").
+    --plot draws the scaling curve of --plot-metric (a line per model ×
+      condition, 95% bands, random baseline dashed); --above-chance plots
+      (m − b)/(1 − b) instead. --ablation-heatmap draws shape − rect per
+      model, grid and metric on a diverging scale.
+    --latex writes the paper's Table A (PA, EM) and Table B (AA, SC) as a
+      booktabs LaTeX document, --paper-markdown the same tables in Markdown;
+      both for --paper-condition (default shape).
 `
 
 func init() {
@@ -113,8 +131,17 @@ func runScore(e *env, args []string) error {
 	heatGrid := fs.Int("heatmap-grid", 0, "grid of the heatmap")
 	heatModel := fs.String("heatmap-model", "", "model of the heatmap")
 	heatCond := fs.String("heatmap-condition", "", "condition of the heatmap")
+	compare := fs.String("compare", "", "A,B: model A − model B on shared instances")
+	plotOut := fs.String("plot", "", "draw the scaling curve PNG here")
+	plotMetric := fs.String("plot-metric", "", "pa, em, aa or sc")
+	aboveChance := fs.Bool("above-chance", false, "plot (m − b)/(1 − b)")
+	ablationOut := fs.String("ablation-heatmap", "", "draw the shape − rect heatmap PNG here")
+	latexOut := fs.String("latex", "", "write the paper tables as LaTeX here")
+	paperMD := fs.String("paper-markdown", "", "write the paper tables as Markdown here")
+	paperCond := fs.String("paper-condition", puzzle.ConditionShape, "condition of the paper tables")
 	reps := fs.Int("bootstrap", score.MinReplicates, "bootstrap replicates")
 	seed := fs.Uint64("seed", 1, "bootstrap seed")
+	exchangeable := fs.Bool("exchangeable", true, "compute PA up to exchangeable pieces (reads each answered instance's solved.png)")
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
@@ -132,6 +159,11 @@ func runScore(e *env, args []string) error {
 	case *heatCond != "" && *heatCond != puzzle.ConditionShape && *heatCond != puzzle.ConditionRect:
 		return usagef("--heatmap-condition must be shape or rect")
 	}
+	analyses, err := parseAnalysisFlags(*compare, *plotOut, *plotMetric, *aboveChance, *paperCond)
+	if err != nil {
+		return err
+	}
+	analyses.ablation, analyses.latex, analyses.paperMD = *ablationOut, *latexOut, *paperMD
 	var metric score.HeatmapMetric
 	if *heatOut != "" {
 		var err error
@@ -151,7 +183,11 @@ func runScore(e *env, args []string) error {
 		prog.done()
 		return err
 	}
-	rep, err := score.Evaluate(ctx, truth, sources, score.Options{Bootstrap: score.BootstrapOptions{Replicates: *reps, Seed: *seed}}, prog.update)
+	opt := score.Options{Bootstrap: score.BootstrapOptions{Replicates: *reps, Seed: *seed}}
+	if *exchangeable {
+		opt.Exchange = render.InstanceExchange
+	}
+	rep, err := score.Evaluate(ctx, truth, sources, opt, prog.update)
 	prog.done()
 	if err != nil {
 		return err
@@ -161,6 +197,9 @@ func runScore(e *env, args []string) error {
 	}
 	if len(rep.Groups) == 0 {
 		return fmt.Errorf("no answer matched any instance in %s; check that the answers' ids are the instance folders' names", *truthDir)
+	}
+	if err := analyses.compareModels(ctx, rep); err != nil {
+		return err
 	}
 	for _, out := range []struct {
 		path  string
@@ -176,6 +215,9 @@ func runScore(e *env, args []string) error {
 		if err := os.WriteFile(out.path, b.Bytes(), 0o644); err != nil {
 			return fmt.Errorf("write %s: %w", out.path, fsutil.WithoutPath(err))
 		}
+	}
+	if err := analyses.write(rep); err != nil {
+		return err
 	}
 	if *heatOut != "" {
 		if err := writeHeatmap(rep, *heatOut, metric, *heatModel, *heatGrid, *heatCond); err != nil {

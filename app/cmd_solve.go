@@ -168,10 +168,12 @@ func solveCount(e *env, dir string, limit uint64, start time.Time) error {
 		rep = append(rep, fmt.Sprintf("%d×%s/%s/%s/%s", m.Count, m.Sides[0], m.Sides[1], m.Sides[2], m.Sides[3]))
 	}
 	note := "exact"
-	switch c.Stopped {
-	case "limit":
+	switch {
+	case c.LimitReached && c.Layouts == 0:
+		note = "counting stopped when its memory budget ran out, before the first layout was found"
+	case c.Stopped == "limit":
 		note = fmt.Sprintf("lower bound: counting stopped at --limit %d layouts", limit)
-	case "states":
+	case c.Stopped == "states":
 		note = "lower bound: counting stopped when its memory budget ran out"
 	}
 	fmt.Fprintf(e.stderr, "%s: %s shape-consistent arrangements (%s) = %d signature layouts × %s orders of look-alike pieces; %d distinct signatures among %d pieces; %s\n",
@@ -180,7 +182,7 @@ func solveCount(e *env, dir string, limit uint64, start time.Time) error {
 	if len(rep) > 0 && len(rep) <= 12 {
 		fmt.Fprintf(e.stderr, "  repeated signatures (top/right/bottom/left): %s\n", strings.Join(rep, ", "))
 	}
-	if c.Arrangements.Sign() == 0 {
+	if c.Arrangements.Sign() == 0 && !c.LimitReached {
 		return errors.New(inst.ID + ": no shape-consistent arrangement exists; the sides in instance.json contradict each other")
 	}
 	return nil

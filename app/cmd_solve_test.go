@@ -120,3 +120,30 @@ func TestSolveBadInput(t *testing.T) {
 		t.Errorf("bad --mode: exit %d, want 2", code)
 	}
 }
+
+// On large grids the count stops at its budget; that is a lower bound with
+// limit_reached, exit 0 — never "the sides contradict each other" for a
+// puzzle --mode shape solves (harbor-town 40×40 seed 2 used to say so).
+func TestSolveCountOnALargeGridIsALowerBound(t *testing.T) {
+	dir := t.TempDir()
+	code, out, stderr := runCLI("generate", "--demo", "harbor-town", "--grid", "40", "--seed", "2", "--out", dir)
+	if code != 0 {
+		t.Fatalf("generate: %s", stderr)
+	}
+	inst := strings.TrimSpace(out)
+	code, out, stderr = runCLI("solve", inst, "--mode", "shape", "--count")
+	if code != 0 {
+		t.Fatalf("solve --count: exit %d: %s", code, stderr)
+	}
+	var rep struct {
+		Arrangements string `json:"consistent_arrangements"`
+		Layouts      uint64 `json:"signature_layouts"`
+		LimitReached bool   `json:"limit_reached"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if !rep.LimitReached || rep.Layouts == 0 || rep.Arrangements == "0" || !strings.Contains(stderr, "lower bound") {
+		t.Errorf("count of a 40×40 = %+v (%s), want a positive lower bound with limit_reached", rep, stderr)
+	}
+}

@@ -1,13 +1,13 @@
 package app
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -148,13 +148,22 @@ func vigorPlural(n int) string {
 	return "s"
 }
 
-// openStore opens the ratings store at path, or the default one.
-func vigorOpenStore(ctx context.Context, path string) (*vigor.Store, error) {
+// maxListedWarnings is how many per-record warnings a command prints before
+// it only counts them, as score does.
+const maxListedWarnings = 20
+
+// vigorOpenStore opens the ratings store at path, or the default one;
+// readers open it read-only, so they neither wait for a writer nor need
+// write access.
+func vigorOpenStore(ctx context.Context, path string, readOnly bool) (*vigor.Store, error) {
 	if path == "" {
 		var err error
 		if path, err = vigor.DefaultStorePath(); err != nil {
 			return nil, err
 		}
+	}
+	if readOnly {
+		return vigor.OpenStoreReadOnly(ctx, path)
 	}
 	return vigor.OpenStore(ctx, path)
 }
@@ -184,7 +193,7 @@ func vigorExport(e *env, args []string) error {
 		return err
 	}
 	ctx := context.Background()
-	st, err := vigorOpenStore(ctx, *db)
+	st, err := vigorOpenStore(ctx, *db, true)
 	if err != nil {
 		return err
 	}
@@ -247,7 +256,7 @@ func vigorImport(e *env, args []string) error {
 		return fmt.Errorf("%v; nothing was imported", err)
 	}
 	ctx := context.Background()
-	st, err := vigorOpenStore(ctx, *db)
+	st, err := vigorOpenStore(ctx, *db, false)
 	if err != nil {
 		return err
 	}
@@ -352,7 +361,7 @@ func vigorAgree(e *env, args []string) error {
 		}
 	}
 	if *useStore {
-		st, err := vigorOpenStore(ctx, *db)
+		st, err := vigorOpenStore(ctx, *db, true)
 		if err != nil {
 			return err
 		}
@@ -372,10 +381,16 @@ func vigorAgree(e *env, args []string) error {
 			if err != nil {
 				return err
 			}
-			for _, p := range probs {
-				fmt.Fprintf(e.stderr, "jigbench: vigor: warning: record left out: %s\n", p)
+			if len(recs) == 0 && len(probs) > 0 {
+				return fmt.Errorf("no judge record in %s could be read (%d problem%s; the first: %s)",
+					path, len(probs), vigorPlural(len(probs)), probs[0])
 			}
-			skipped += len(probs)
+			for _, p := range probs {
+				if skipped < maxListedWarnings { // 100k bad lines must not become 100k lines of output
+					fmt.Fprintf(e.stderr, "jigbench: vigor: warning: record left out: %s\n", p)
+				}
+				skipped++
+			}
 			records = append(records, recs...)
 		}
 		return nil
@@ -413,7 +428,10 @@ func vigorAgree(e *env, args []string) error {
 			return err
 		}
 	}
-	if skipped > 0 {
+	switch {
+	case skipped > maxListedWarnings:
+		fmt.Fprintf(e.stderr, "jigbench: vigor: warning: %d judge records left out (the first %d listed above)\n", skipped, maxListedWarnings)
+	case skipped > 0:
 		fmt.Fprintf(e.stderr, "jigbench: vigor: warning: %d judge record%s left out (listed above)\n", skipped, vigorPlural(skipped))
 	}
 	return rep.WriteText(e.stdout)
@@ -435,12 +453,14 @@ func vigorIRR(e *env, args []string) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	f, err := os.Open(*data)
+	text, err := fsutil.ReadFile(*data, vigor.MaxReliabilityBytes)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	res, err := vigor.IRR(f, vigor.IRROptions{Metric: m, Header: *header, Labels: *labels})
+	if err := fsutil.CheckUTF8(text); err != nil {
+		return fmt.Errorf("read %s: %w", *data, err)
+	}
+	res, err := vigor.IRR(bytes.NewReader(fsutil.TrimBOM(text)), vigor.IRROptions{Metric: m, Header: *header, Labels: *labels})
 	if err != nil {
 		return fmt.Errorf("read %s: %w", *data, err)
 	}

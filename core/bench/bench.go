@@ -213,15 +213,18 @@ func Run(o Options, report func(Result)) ([]Result, error) {
 		cases = append(cases, c)
 	}
 	var out []Result
+	emit := func(r Result) {
+		out = append(out, r)
+		if report != nil {
+			report(r)
+		}
+	}
 	for _, c := range cases {
 		r, err := Measure(c, o.Runs)
 		if err != nil {
 			return out, err
 		}
-		out = append(out, r)
-		if report != nil {
-			report(r)
-		}
+		emit(r)
 	}
 	// The dataset case: 4 sources × grids 4–16, 1 and 2 workers (dataset.go).
 	srcs := [][]byte{src, src, src, src}
@@ -236,10 +239,12 @@ func Run(o Options, report func(Result)) ([]Result, error) {
 		return out, err
 	}
 	for _, r := range ds {
-		out = append(out, r)
-		if report != nil {
-			report(r)
-		}
+		emit(r)
 	}
-	return out, nil
+	// Models (models.go): requests, run overhead, export hf.
+	mr, err := Models(o.Dir, ModelsRequestCount, ModelsExportCount, (o.Runs+1)/2)
+	for _, r := range mr {
+		emit(r)
+	}
+	return out, err
 }

@@ -174,6 +174,9 @@ func (c Config) Validate() error {
 			return fmt.Errorf("grid %d is listed twice", n)
 		}
 		seen[n] = true
+		if err := c.Options.ValidateFor(n); err != nil {
+			return fmt.Errorf("grid %d: %w", n, err)
+		}
 	}
 	if err := c.Shard.validate(); err != nil {
 		return err

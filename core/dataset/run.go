@@ -196,10 +196,13 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 }
 
 // runner is one run's pipeline: a dispatcher hands sources in name order to
-// loaders (read, hash, check what is finished, decode), which hand each
-// unfinished instance to generators (generate, encode, write). Decoding and
-// generating hold one of Workers CPU tokens, so Workers bounds the cores in
-// use; the window bounds the sources in flight, and so the memory.
+// loaders (read, hash, check what is finished, decode, scale for each grid),
+// which hand each unfinished instance to generators (generate, encode,
+// write). Decoding and generating hold one of Workers CPU tokens, so Workers
+// bounds the cores in use. A decoded source (up to 400 MB at the pixel
+// limit) lives only while it is scaled, inside its CPU token, so at most
+// Workers of them are in memory at once; what waits for a generator is the
+// scaled image, a few MB. The window bounds the sources in flight.
 type runner struct {
 	c      Config
 	ctx    context.Context
@@ -221,7 +224,7 @@ type job struct {
 	idx       int
 	ref       sourceRef
 	sha       [32]byte
-	src       *render.Source // decoded, while instances are being generated
+	src       *render.Source // name, digest and size; the pixels are dropped once prepared
 	tasks     []*task        // one per grid, in grid order
 	remaining atomic.Int32   // tasks handed to generators and not yet settled
 	issue     *Issue         // the whole source was left out
@@ -234,6 +237,7 @@ type task struct {
 	state taskState
 	issue *Issue
 	note  string
+	prep  *render.Prepared // the source scaled and cropped for this grid
 }
 
 type taskState uint8
@@ -326,11 +330,45 @@ func (r *runner) load(j *job) {
 			return
 		}
 	}
-	j.src = src
+	r.acquire()
+	todo = r.prepare(src, todo)
+	r.release()
+	j.src = src.WithoutPixels()
+	if len(todo) == 0 {
+		r.results <- j
+		return
+	}
 	j.remaining.Store(int32(len(todo)))
 	for _, t := range todo {
 		r.genCh <- t
 	}
+}
+
+// prepare scales src for each task's grid and returns the tasks that can be
+// generated; a grid the source cannot make is left out with its reason.
+func (r *runner) prepare(src *render.Source, todo []*task) []*task {
+	ok := todo[:0]
+	for _, t := range todo {
+		if r.ctx.Err() != nil {
+			return nil
+		}
+		prep, err := render.Prepare(src, r.c.Options.Size, t.entry.Grid)
+		if err != nil {
+			r.failTask(t, err)
+			continue
+		}
+		t.prep = prep
+		ok = append(ok, t)
+	}
+	return ok
+}
+
+// failTask leaves out one instance.
+func (r *runner) failTask(t *task, err error) {
+	is := newIssue(t.job.ref.file, t.job.ref.name, t.entry.Grid, err)
+	t.state, t.issue = taskFailed, &is
+	r.issue(is)
+	r.count(func(p *Progress) { p.Failed++ })
 }
 
 // failSource leaves out every instance of j not already finished.
@@ -355,15 +393,15 @@ func (r *runner) generate(t *task) {
 		r.produce(t)
 	}
 	r.release()
+	t.prep = nil // let the scaled image go
 	if j.remaining.Add(-1) == 0 {
-		j.src = nil // let the decoded image go
 		r.results <- j
 	}
 }
 
 func (r *runner) produce(t *task) {
 	j, e := t.job, &t.entry
-	g, err := render.Generate(j.src, e.Grid, e.Seed, r.c.Options)
+	g, err := render.GenerateFrom(j.src, t.prep, e.Grid, e.Seed, r.c.Options)
 	if err == nil && g.Instance.ID != e.ID {
 		err = fmt.Errorf("internal error: generated ID %s, expected %s", g.Instance.ID, e.ID)
 	}
@@ -372,10 +410,7 @@ func (r *runner) produce(t *task) {
 		files, err = g.Files()
 	}
 	if err != nil {
-		is := newIssue(j.ref.file, j.ref.name, e.Grid, err)
-		t.state, t.issue = taskFailed, &is
-		r.issue(is)
-		r.count(func(p *Progress) { p.Failed++ })
+		r.failTask(t, err)
 		return
 	}
 	names := make([]string, 0, len(files))

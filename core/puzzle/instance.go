@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
-	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/jigbench/jigbench/core/fsutil"
 )
 
 // InstanceFormat names version 1 of instance.json.
@@ -33,7 +35,9 @@ type Instance struct {
 	Edges    EdgeInfo    `json:"edges"`
 	Pieces   []PieceFile `json:"pieces"`
 	Solution Solution    `json:"solution"`
-	Layout   Layout      `json:"layout"`
+	// Hints are the hint studies' extras (absent without them).
+	Hints  *Hints `json:"hints,omitempty"`
+	Layout Layout `json:"layout"`
 }
 
 // SourceInfo identifies the source image.
@@ -161,6 +165,7 @@ func (p *Puzzle) Instance(name string, srcWidth, srcHeight int) *Instance {
 		Edges:   EdgeInfo{p.Horizontal, p.Vertical},
 		Pieces:  make([]PieceFile, n*n),
 		Layout:  p.Layout,
+		Hints:   p.hints(),
 	}
 	inst.Solution = append(Solution(nil), p.CellOf...)
 	for id, c := range p.CellOf {
@@ -245,6 +250,11 @@ func (inst *Instance) MarshalIndent() ([]byte, error) {
 	if err := field("solution", inst.Solution, false); err != nil {
 		return nil, err
 	}
+	if inst.Hints != nil {
+		if err := field("hints", inst.Hints, false); err != nil {
+			return nil, err
+		}
+	}
 	if err := field("layout", inst.Layout, true); err != nil {
 		return nil, err
 	}
@@ -274,6 +284,10 @@ func readInstanceFile[T any](path string, parse func([]byte) (T, error)) (T, err
 
 // ParseInstance decodes instance.json and checks that it is complete and consistent.
 func ParseInstance(data []byte) (*Instance, error) {
+	data = fsutil.TrimBOM(data)
+	if err := fsutil.CheckUTF8(data); err != nil {
+		return nil, fmt.Errorf("not a valid instance.json: %w", err)
+	}
 	var inst Instance
 	if err := json.Unmarshal(data, &inst); err != nil {
 		return nil, fmt.Errorf("not a valid instance.json: %w", err)
@@ -333,6 +347,30 @@ func (inst *Instance) check() error {
 	if inst.Piece.Width < 1 || inst.Piece.Height < 1 || inst.Layout.SlotWidth < inst.Piece.Width || inst.Layout.SlotHeight < inst.Piece.Height {
 		return fmt.Errorf("piece or slot size is missing")
 	}
+	return inst.checkHints()
+}
+
+// checkHints checks the hints against the options that asked for them and
+// the revealed cells against the solution.
+func (inst *Instance) checkHints() error {
+	h, o := inst.Hints, inst.Options
+	if h == nil {
+		h = &Hints{}
+	}
+	if err := h.check(inst.Grid); err != nil {
+		return err
+	}
+	if len(h.Revealed) != o.Reveal {
+		return fmt.Errorf("options reveal %d pieces but hints list %d", o.Reveal, len(h.Revealed))
+	}
+	if (o.Hints == HintsSimilarity) != (h.Similarity != nil) {
+		return fmt.Errorf("similarity groups are present without similarity hints, or missing with them")
+	}
+	for _, rp := range h.Revealed {
+		if (inst.Solution[rp.ID] != Cell{rp.Row, rp.Col}) {
+			return fmt.Errorf("hints reveal piece %d at (%d, %d), but the solution has it elsewhere", rp.ID, rp.Row, rp.Col)
+		}
+	}
 	return nil
 }
 
@@ -362,6 +400,12 @@ func (inst *Instance) Puzzle() (*Puzzle, error) {
 			}
 		}
 	}
+	if !slices.Equal(p.Revealed, inst.Hints.RevealedIDs()) {
+		return nil, fmt.Errorf("instance %s: the revealed pieces do not follow from its seed (edited by hand?)", inst.ID)
+	}
+	if inst.Hints != nil {
+		p.Similarity = inst.Hints.Similarity
+	}
 	return p, nil
 }
 
@@ -376,17 +420,9 @@ func (inst *Instance) Sides() []Sides {
 
 // readLimited reads a whole file, refusing one larger than limit bytes.
 func readLimited(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	if int64(len(data)) > limit {
+	data, err := fsutil.ReadFile(path, limit)
+	if errors.Is(err, fsutil.ErrTooLarge) {
 		return nil, fmt.Errorf("%s is larger than %d MB; it is not an instance file", path, limit>>20)
 	}
-	return data, nil
+	return data, err
 }

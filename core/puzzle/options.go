@@ -28,7 +28,16 @@ type Options struct {
 	Size     int     `json:"size"`      // longer side of the output image, px
 	TabStyle string  `json:"tab_style"` // StyleSemicircle or StyleClassic
 	TabRatio float64 `json:"tab_ratio"` // tab size as a fraction of the shorter cell side
+
+	// Hints for the hint studies (docs/ambiguity-and-hints.md); the zero
+	// values give none and leave every output byte as without them.
+	Reveal   int    `json:"reveal,omitempty"`   // pieces whose true cells the prompt states
+	Hints    string `json:"hints,omitempty"`    // "" or HintsSimilarity
+	Clusters int    `json:"clusters,omitempty"` // similarity groups; 0 means ⌈N/2⌉ for grid N
 }
+
+// HintsSimilarity groups pieces by colour in the prompt.
+const HintsSimilarity = "similarity"
 
 // DefaultOptions are the paper's settings.
 func DefaultOptions() Options {
@@ -58,7 +67,37 @@ func (o Options) Validate() error {
 	if math.IsNaN(o.TabRatio) || o.TabRatio < 0.05 || o.TabRatio > maxTabRatio(o.TabStyle) {
 		return fmt.Errorf("tab ratio %g is outside 0.05–%g for %s tabs", o.TabRatio, maxTabRatio(o.TabStyle), o.TabStyle)
 	}
+	switch {
+	case o.Hints != "" && o.Hints != HintsSimilarity:
+		return fmt.Errorf("hints %q is not %s", o.Hints, HintsSimilarity)
+	case o.Reveal < 0 || o.Reveal >= MaxGrid*MaxGrid:
+		return fmt.Errorf("reveal %d is outside 0–%d", o.Reveal, MaxGrid*MaxGrid-1)
+	case o.Clusters < 0 || o.Clusters > MaxGrid*MaxGrid:
+		return fmt.Errorf("clusters %d is outside 1–%d", o.Clusters, MaxGrid*MaxGrid)
+	case o.Clusters > 0 && o.Hints != HintsSimilarity:
+		return fmt.Errorf("clusters %d needs similarity hints", o.Clusters)
+	}
 	return nil
+}
+
+// ValidateFor checks the settings that depend on the grid: fewer revealed
+// pieces than there are pieces, at most one similarity group per piece.
+func (o Options) ValidateFor(n int) error {
+	if o.Reveal >= n*n {
+		return fmt.Errorf("reveal %d leaves no piece to place in a %d×%d puzzle (at most %d)", o.Reveal, n, n, n*n-1)
+	}
+	if o.Clusters > n*n {
+		return fmt.Errorf("clusters %d exceeds the %d pieces of a %d×%d puzzle", o.Clusters, n*n, n, n)
+	}
+	return nil
+}
+
+// SimilarityGroups is the number of colour groups asked for at grid n.
+func (o Options) SimilarityGroups(n int) int {
+	if o.Clusters > 0 {
+		return o.Clusters
+	}
+	return (n + 1) / 2
 }
 
 // ValidateGrid reports whether n is a supported grid size.

@@ -12,7 +12,11 @@ const (
 )
 
 // Prompt returns the model prompt for an N×N instance in the given condition.
-func Prompt(n int, condition string) string {
+func Prompt(n int, condition string) string { return PromptWithHints(n, condition, nil) }
+
+// PromptWithHints is Prompt with a paragraph stating the hints (none when
+// h is nil) before the answer format.
+func PromptWithHints(n int, condition string, h *Hints) string {
 	var b strings.Builder
 	last := n*n - 1
 	fmt.Fprintf(&b, "You are given an image of %d jigsaw puzzle pieces laid out in a %d×%d arrangement of slots. "+
@@ -33,6 +37,7 @@ func Prompt(n int, condition string) string {
 			"- Neighbouring pieces fit together: where one piece has a tab, its neighbour has a blank on the facing side.\n" +
 			"Use both the shapes of the pieces and the picture content that continues across their borders.\n\n")
 	}
+	b.WriteString(h.promptText())
 	b.WriteString("Answer with a single JSON object that maps every piece ID (as a string) to its 0-indexed " +
 		"[row, col] position in the solved puzzle, for example:\n")
 	fmt.Fprintf(&b, "{\"0\": [r, c], \"1\": [r, c], …, \"%d\": [r, c]}\n", last)

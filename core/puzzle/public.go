@@ -3,15 +3,19 @@ package puzzle
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/jigbench/jigbench/core/fsutil"
 )
 
 // PublicInstance is what a solver may read of an instance (jigshape.md §2):
-// the ID, grid, options, piece size and tab radius, the sheet layout and each
-// piece ID's slot. It has no field for the answer — no rows, columns, sides,
-// edges or solution, and neither the seed nor the source hash, which together
-// would regenerate the permutation (New) — and ReadPublicInstance decodes
-// instance.json into a structure that lacks them, so a solver holding a
-// PublicInstance cannot reach the answer.
+// the ID, grid, options, piece size and tab radius, the sheet layout, each
+// piece ID's slot, and the hints the prompt states (revealed cells are part
+// of the answer, but given away; docs/ambiguity-and-hints.md). It has no
+// other field for the answer — no rows, columns, sides, edges or solution,
+// and neither the seed nor the source hash, which together would regenerate
+// the permutation (New) — and ReadPublicInstance decodes instance.json into
+// a structure that lacks them, so a solver holding a PublicInstance cannot
+// reach the rest of the answer.
 type PublicInstance struct {
 	Format  string
 	ID      string
@@ -21,6 +25,8 @@ type PublicInstance struct {
 	Layout  Layout
 	// Slots[k] is the sheet slot of piece ID k: (k div N, k mod N).
 	Slots []SlotPos
+	// Hints are what the prompt states besides the sheet (nil for none).
+	Hints *Hints
 }
 
 // publicFile is the part of instance.json that PublicInstance is read from.
@@ -32,6 +38,7 @@ type publicFile struct {
 	Options Options   `json:"options"`
 	Piece   PieceInfo `json:"piece"`
 	Layout  Layout    `json:"layout"`
+	Hints   *Hints    `json:"hints"`
 	Pieces  []struct {
 		ID   int     `json:"id"`
 		Slot SlotPos `json:"slot"`
@@ -46,13 +53,17 @@ func ReadPublicInstance(path string) (*PublicInstance, error) {
 // ParsePublicInstance decodes the public fields of instance.json and checks
 // that they describe a usable sheet.
 func ParsePublicInstance(data []byte) (*PublicInstance, error) {
+	data = fsutil.TrimBOM(data)
+	if err := fsutil.CheckUTF8(data); err != nil {
+		return nil, fmt.Errorf("not a valid instance.json: %w", err)
+	}
 	var f publicFile
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("not a valid instance.json: %w", err)
 	}
 	pub := &PublicInstance{
 		Format: f.Format, ID: f.ID, Grid: f.Grid, Options: f.Options,
-		Piece: f.Piece, Layout: f.Layout, Slots: make([]SlotPos, len(f.Pieces)),
+		Piece: f.Piece, Layout: f.Layout, Slots: make([]SlotPos, len(f.Pieces)), Hints: f.Hints,
 	}
 	for i, pc := range f.Pieces {
 		if pc.ID != i {
@@ -70,7 +81,7 @@ func ParsePublicInstance(data []byte) (*PublicInstance, error) {
 func (inst *Instance) Public() *PublicInstance {
 	pub := &PublicInstance{
 		Format: inst.Format, ID: inst.ID, Grid: inst.Grid, Options: inst.Options,
-		Piece: inst.Piece, Layout: inst.Layout, Slots: make([]SlotPos, len(inst.Pieces)),
+		Piece: inst.Piece, Layout: inst.Layout, Slots: make([]SlotPos, len(inst.Pieces)), Hints: inst.Hints,
 	}
 	for i, pc := range inst.Pieces {
 		pub.Slots[i] = pc.Slot
@@ -79,7 +90,7 @@ func (inst *Instance) Public() *PublicInstance {
 }
 
 // Check reports the first inconsistency: wrong format, grid, piece list,
-// slots, or a layout whose slots cannot hold a piece.
+// slots, a layout whose slots cannot hold a piece, or malformed hints.
 func (pub *PublicInstance) Check() error {
 	if pub.Format != InstanceFormat {
 		return fmt.Errorf("format is %q, want %q", pub.Format, InstanceFormat)
@@ -110,6 +121,9 @@ func (pub *PublicInstance) Check() error {
 	}
 	if l.OriginX < 0 || l.OriginY < 0 || l.OriginX+n*l.SlotWidth > l.SheetWidth || l.OriginY+n*l.SlotHeight > l.SheetHeight {
 		return fmt.Errorf("the layout's %d×%d slots do not fit its %d×%d sheet", n, n, l.SheetWidth, l.SheetHeight)
+	}
+	if pub.Hints != nil {
+		return pub.Hints.check(n)
 	}
 	return nil
 }

@@ -86,6 +86,17 @@ type Puzzle struct {
 
 	Layout Layout
 
+	// Revealed lists the pieces whose true cells the prompt states
+	// (Options.Reveal of them), ascending by ID; nil without --reveal.
+	Revealed []int
+	// Similarity groups the piece IDs by colour (Options.Hints); nil until
+	// GroupBySimilarity sets it.
+	Similarity [][]int
+
+	// hintState is the generator's state after the reveal draws, where the
+	// similarity seeding continues (nil without similarity hints).
+	hintState []byte
+
 	lobes []Lobe // one per internal edge: horizontal row-major, then vertical
 }
 
@@ -133,11 +144,16 @@ func (l Layout) CellOrigin(id, n int) (x, y int) {
 //
 // stream = first 8 bytes (big-endian) of SHA-256(source SHA-256 ‖ N as 8 bytes big-endian).
 func NewRNG(seed uint64, source [32]byte, n int) *rand.Rand {
+	return rand.New(newPCG(seed, source, n))
+}
+
+// newPCG is NewRNG's source, kept so its state can be saved.
+func newPCG(seed uint64, source [32]byte, n int) *rand.PCG {
 	var buf [40]byte
 	copy(buf[:32], source[:])
 	binary.BigEndian.PutUint64(buf[32:], uint64(n))
 	h := sha256.Sum256(buf[:])
-	return rand.New(rand.NewPCG(seed, binary.BigEndian.Uint64(h[:8])))
+	return rand.NewPCG(seed, binary.BigEndian.Uint64(h[:8]))
 }
 
 // drawPolarity is one coin flip: the top bit of the next 64-bit output.
@@ -171,12 +187,17 @@ func drawUnit(r *rand.Rand) float64 {
 // Draw order from NewRNG: horizontal polarities row-major, vertical
 // polarities row-major, per-edge jitter (classic tabs only, six draws per edge
 // in the same edge order), then the ID permutation by Fisher–Yates
-// (i from N²-1 down to 1, swap i with drawBelow(i+1)).
+// (i from N²-1 down to 1, swap i with drawBelow(i+1)), then — only with
+// hints — the revealed pieces (drawReveal) and the similarity seeding
+// (GroupBySimilarity), so an instance without hints draws exactly as before.
 func New(n int, seed uint64, source [32]byte, width, height int, opt Options) (*Puzzle, error) {
 	if err := ValidateGrid(n); err != nil {
 		return nil, err
 	}
 	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
+	if err := opt.ValidateFor(n); err != nil {
 		return nil, err
 	}
 	if width%n != 0 || height%n != 0 {
@@ -195,7 +216,8 @@ func New(n int, seed uint64, source [32]byte, width, height int, opt Options) (*
 		p.TabRadius = 1
 	}
 
-	r := NewRNG(seed, source, n)
+	pcg := newPCG(seed, source, n)
+	r := rand.New(pcg)
 	p.Horizontal = make([][]int, n)
 	for i := range p.Horizontal {
 		p.Horizontal[i] = make([]int, n-1)
@@ -231,6 +253,16 @@ func New(n int, seed uint64, source [32]byte, width, height int, opt Options) (*
 	p.CellOf = make([]Cell, m)
 	for i, id := range p.IDAt {
 		p.CellOf[id] = Cell{i / n, i % n}
+	}
+	if opt.Reveal > 0 {
+		p.Revealed = drawReveal(r, m, opt.Reveal)
+	}
+	if opt.Hints == HintsSimilarity {
+		state, err := pcg.MarshalBinary()
+		if err != nil {
+			return nil, err
+		}
+		p.hintState = state
 	}
 
 	p.lobes = p.buildLobes(jitter)

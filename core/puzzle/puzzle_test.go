@@ -243,6 +243,7 @@ func FuzzParseInstance(f *testing.F) {
 	p, _ := New(3, 1, [32]byte{}, 120, 72, DefaultOptions())
 	good, _ := p.Instance("x", 120, 72).MarshalIndent()
 	f.Add(good)
+	f.Add(hintedInstance())
 	f.Add([]byte(`{"format":"jigbench.instance/v1","grid":2}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		inst, err := ParseInstance(data)
@@ -251,6 +252,13 @@ func FuzzParseInstance(f *testing.F) {
 		}
 		_ = inst.Sides()
 		_, _ = inst.Puzzle()
+		if h := inst.Hints; h != nil {
+			for _, rp := range h.Revealed {
+				if (inst.Solution[rp.ID] != Cell{rp.Row, rp.Col}) {
+					t.Fatalf("revealed piece %d is not at its true cell", rp.ID)
+				}
+			}
+		}
 	})
 }
 
@@ -258,6 +266,7 @@ func FuzzParsePublicInstance(f *testing.F) {
 	p, _ := New(3, 1, [32]byte{}, 120, 72, DefaultOptions())
 	good, _ := p.Instance("x", 120, 72).MarshalIndent()
 	f.Add(good)
+	f.Add(hintedInstance())
 	f.Add([]byte(`{"format":"jigbench.instance/v1","grid":2,"pieces":[{"id":0,"slot":{"row":0,"col":0}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		pub, err := ParsePublicInstance(data)
@@ -270,5 +279,23 @@ func FuzzParsePublicInstance(f *testing.F) {
 		if len(pub.Slots) != pub.Grid*pub.Grid {
 			t.Fatalf("%d slots for grid %d", len(pub.Slots), pub.Grid)
 		}
+		if h := pub.Hints; h != nil {
+			for _, rp := range h.Revealed {
+				if rp.ID >= len(pub.Slots) || rp.Row >= pub.Grid || rp.Col >= pub.Grid {
+					t.Fatalf("revealed piece %+v outside a %d grid", rp, pub.Grid)
+				}
+			}
+		}
 	})
+}
+
+// hintedInstance is a valid instance.json with revealed pieces and
+// similarity groups, a seed for the fuzz targets.
+func hintedInstance() []byte {
+	opt := DefaultOptions()
+	opt.Reveal, opt.Hints = 2, HintsSimilarity
+	p, _ := New(3, 1, [32]byte{}, 120, 72, opt)
+	p.Similarity = [][]int{{0, 1, 2, 3}, {4, 5, 6, 7, 8}}
+	data, _ := p.Instance("x", 120, 72).MarshalIndent()
+	return data
 }

@@ -16,9 +16,8 @@ import (
 	_ "image/gif"  // registered decoders: GIF (first frame),
 	_ "image/jpeg" // JPEG (baseline and progressive),
 	_ "image/png"  // PNG,
-	"io"
-	"os"
 	"path/filepath"
+	"strconv"
 
 	_ "golang.org/x/image/webp" // and WebP.
 
@@ -44,6 +43,15 @@ type Source struct {
 	orientation   int         // EXIF orientation 1–8
 }
 
+// WithoutPixels returns a copy of s that keeps its name, digest and size
+// but not its pixels, for work that needs only those (GenerateFrom with a
+// prepared image) while the decoded image is let go.
+func (s *Source) WithoutPixels() *Source {
+	c := *s
+	c.img = nil
+	return &c
+}
+
 // Image returns the source as stored in the file, before orientation.
 func (s *Source) Image() image.Image { return s.img }
 
@@ -52,20 +60,12 @@ var ErrNotImage = errors.New("not a PNG, JPEG, GIF or WebP image")
 
 // LoadSource reads and decodes an image file.
 func LoadSource(path string) (*Source, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("cannot open %s: %w", path, fsutil.WithoutPath(err))
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.IsDir() {
-		return nil, fmt.Errorf("%s is a folder, not an image", path)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxSourceBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", path, fsutil.WithoutPath(err))
-	}
-	if len(data) > MaxSourceBytes {
+	data, err := fsutil.ReadFile(path, MaxSourceBytes)
+	if errors.Is(err, fsutil.ErrTooLarge) {
 		return nil, fmt.Errorf("%s is larger than %d MB; jigbench reads images up to that size", path, MaxSourceBytes>>20)
+	}
+	if err != nil {
+		return nil, err
 	}
 	return DecodeSource(filepath.Base(path), puzzle.SourceName(path), data)
 }
@@ -84,8 +84,10 @@ func DecodeSource(file, name string, data []byte) (*Source, error) {
 		return nil, fmt.Errorf("%s: the image has no pixels (%d×%d)", file, cfg.Width, cfg.Height)
 	}
 	if int64(cfg.Width)*int64(cfg.Height) > MaxPixels {
-		return nil, fmt.Errorf("%s: the image is %d×%d (%.0f megapixels); jigbench refuses images over %d megapixels",
-			file, cfg.Width, cfg.Height, float64(cfg.Width)*float64(cfg.Height)/1e6, MaxPixels/1_000_000)
+		// The exact figure: 10001×10000 is not "100 megapixels".
+		mp := strconv.FormatFloat(float64(cfg.Width)*float64(cfg.Height)/1e6, 'f', -1, 64)
+		return nil, fmt.Errorf("%s: the image is %d×%d (%s megapixels); jigbench refuses images over %d megapixels",
+			file, cfg.Width, cfg.Height, mp, MaxPixels/1_000_000)
 	}
 	img, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {

@@ -47,6 +47,11 @@ func GenerateFrom(src *Source, prep *Prepared, n int, seed uint64, opt puzzle.Op
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", src.Name, err)
 	}
+	if opt.Hints == puzzle.HintsSimilarity {
+		if err := p.GroupBySimilarity(ColourHistograms(p, prep.Image)); err != nil {
+			return nil, fmt.Errorf("%s: %w", src.Name, err)
+		}
+	}
 	return &Generated{
 		Puzzle:   p,
 		Instance: p.Instance(src.Name, src.Width, src.Height),
@@ -88,8 +93,8 @@ func (g *Generated) Files() (map[string][]byte, error) {
 	}
 	files := map[string][]byte{
 		FileInstance:   js,
-		FilePromptShap: []byte(puzzle.Prompt(g.Puzzle.N, puzzle.ConditionShape)),
-		FilePromptRect: []byte(puzzle.Prompt(g.Puzzle.N, puzzle.ConditionRect)),
+		FilePromptShap: []byte(puzzle.PromptWithHints(g.Puzzle.N, puzzle.ConditionShape, g.Instance.Hints)),
+		FilePromptRect: []byte(puzzle.PromptWithHints(g.Puzzle.N, puzzle.ConditionRect, g.Instance.Hints)),
 	}
 	for name, img := range map[string]*image.RGBA{FileShape: g.Shape, FileRect: g.Rect, FileSolved: g.Solved} {
 		data, err := EncodePNG(img)

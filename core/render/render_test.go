@@ -362,6 +362,7 @@ func TestDecodeRefusesBadInput(t *testing.T) {
 		"empty":     {nil, "not a PNG, JPEG, GIF or WebP image"},
 		"truncated": {valid[:len(valid)/2], "corrupt or truncated png image"},
 		"bomb":      {pngHeader(20000, 10000), "200 megapixels"},
+		"just over": {pngHeader(10001, 10000), "(100.01 megapixels)"},
 		"zero":      {pngHeader(0, 10), "corrupt or truncated image header"},
 	}
 	for name, tc := range cases {

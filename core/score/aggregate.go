@@ -10,8 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"sync/atomic"
-
-	"github.com/jigbench/jigbench/core/puzzle"
 )
 
 // Interval is a confidence interval [low, high].
@@ -58,6 +56,10 @@ type Group struct {
 	Metrics
 	CI       Intervals     `json:"ci"`
 	Baseline GroupBaseline `json:"baseline"`
+	// PAExchangeable and Remaining summarise the instance fields of the
+	// same names (groupextras.go); nil when no instance has them.
+	PAExchangeable *Estimate       `json:"pa_exchangeable,omitempty"`
+	Remaining      *RemainingGroup `json:"remaining,omitempty"`
 }
 
 // BootstrapOptions control the percentile bootstrap over instances.
@@ -113,18 +115,9 @@ func Aggregate(ctx context.Context, scores []InstanceScore, opt BootstrapOptions
 		}
 		members[k] = append(members[k], i)
 	}
-	condRank := func(c string) int {
-		switch c {
-		case puzzle.ConditionShape:
-			return 0
-		case puzzle.ConditionRect:
-			return 1
-		}
-		return 2
-	}
 	slices.SortFunc(keys, func(a, b key) int {
 		return cmp.Or(cmp.Compare(modelRank[a.model], modelRank[b.model]), cmp.Compare(a.grid, b.grid),
-			cmp.Compare(condRank(a.condition), condRank(b.condition)), cmp.Compare(a.condition, b.condition))
+			cmp.Compare(conditionRank(a.condition), conditionRank(b.condition)), cmp.Compare(a.condition, b.condition))
 	})
 
 	groups := make([]Group, len(keys))

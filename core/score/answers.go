@@ -15,7 +15,9 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
+	"github.com/jigbench/jigbench/core/batch"
 	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/puzzle"
 )
@@ -80,6 +82,8 @@ type AnswerRecord struct {
 	// Raw is the text of an invalid answer (at most MaxRawText bytes), so a
 	// person can see why it failed; "" for valid answers.
 	Raw string
+	// Usage is the token usage a batch output line reported; nil otherwise.
+	Usage *batch.Usage
 }
 
 // MaxRawText bounds the invalid answer text kept for display.
@@ -195,9 +199,9 @@ func looksBinary(head []byte) bool { return bytes.IndexByte(head, 0) >= 0 }
 
 func loadFile(ctx context.Context, set *AnswerSet, truth *TruthSet, progress Progress, size int64) error {
 	path := set.Path
-	f, err := os.Open(path)
+	f, err := fsutil.Open(path)
 	if err != nil {
-		return fmt.Errorf("answers %s: %w", path, fsutil.WithoutPath(err))
+		return fmt.Errorf("answers: %w", err)
 	}
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 64<<10)
@@ -207,6 +211,9 @@ func loadFile(ctx context.Context, set *AnswerSet, truth *TruthSet, progress Pro
 	}
 	if looksBinary(head) {
 		return fmt.Errorf("%s is a binary file, not answers (want JSONL, or a .json/.txt answer)", path)
+	}
+	if batch.LooksLikeOutput(head) {
+		return readBatchInto(ctx, set, truth, br, progress, size)
 	}
 	_, named := truth.Find(stem(path))
 	if isJSONLName(path) || !named && firstLineIsEnvelope(head) {
@@ -335,9 +342,9 @@ func loadFolder(ctx context.Context, set *AnswerSet, truth *TruthSet, progress P
 }
 
 func readAnswerFile(r *AnswerReader, ti *TruthInstance, path string) *AnswerRecord {
-	f, err := os.Open(path)
+	f, err := fsutil.Open(path)
 	if err != nil {
-		return &AnswerRecord{ID: ti.ID, Where: path, Reason: "cannot read the file: " + fsutil.WithoutPath(err).Error()}
+		return &AnswerRecord{ID: ti.ID, Where: path, Reason: err.Error()}
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, MaxAnswerBytes+1))
@@ -454,6 +461,10 @@ func readJSONL(ctx context.Context, set *AnswerSet, truth *TruthSet, br *bufio.R
 // jsonlLine handles one line; it reports whether the line was an answer.
 func jsonlLine(set *AnswerSet, truth *TruthSet, lp *jparser, r *AnswerReader, line []byte, where string) bool {
 	if len(line) == 0 {
+		return false
+	}
+	if !utf8.Valid(line) { // ids with invalid bytes would match nothing, or each other
+		set.problem("%s: not valid UTF-8; skipped", where)
 		return false
 	}
 	root, err := lp.parseAll(line)

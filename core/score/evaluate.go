@@ -27,6 +27,12 @@ type InstanceScore struct {
 	Pred []int `json:"-"`
 	// Raw is an invalid answer's text, for display (see AnswerRecord.Raw).
 	Raw string `json:"-"`
+	// PAExchangeable is PA up to exchangeable pieces (exchange.go); nil
+	// when the instance's classes are unknown.
+	PAExchangeable *float64 `json:"pa_exchangeable,omitempty"`
+	// Remaining are the metrics over the pieces the prompt did not reveal
+	// (remaining.go); nil without revealed pieces.
+	Remaining *Metrics `json:"remaining,omitempty"`
 }
 
 // ReasonNoAnswer is the reason recorded for an instance without an answer.
@@ -65,6 +71,7 @@ func ScoreAnswers(truth *TruthSet, set *AnswerSet) (scores []InstanceScore, note
 			is.UnknownIDs, is.BadPositions = rec.Unknown, rec.BadPositions
 			is.Pred = rec.Cells
 		}
+		is.scoreHintsAndExchange(ti.Truth)
 		scores = append(scores, is)
 	}
 	for _, g := range sortedKeys(skipped) {
@@ -86,6 +93,9 @@ func sortedKeys(m map[int]int) []int {
 // Options control Evaluate.
 type Options struct {
 	Bootstrap BootstrapOptions
+	// Exchange, if set, computes an instance folder's exchangeable classes
+	// (render.InstanceExchange), for PA up to exchangeable pieces.
+	Exchange ExchangeFunc
 }
 
 // Evaluate loads every source's answers, scores them against truth and
@@ -101,24 +111,26 @@ func Evaluate(ctx context.Context, truth *TruthSet, sources []Source, opt Option
 		if src.Condition == "" {
 			src.Condition = puzzle.ConditionShape
 		}
-		set, err := LoadAnswers(ctx, src, truth, func(stage string, done, total int64) {
+		loaded, err := LoadSources(ctx, src, truth, func(stage string, done, total int64) {
 			progress(fmt.Sprintf("%s: %s (%d of %d)", stage, src.Model, i+1, len(sources)), done, total)
 		})
 		if err != nil {
 			return nil, err
 		}
-		k := key{src.Model, src.Condition}
-		if prev, ok := sets[k]; ok {
-			prev.Problems = append(prev.Problems, set.Problems...)
-			prev.Unmatched += set.Unmatched
-			for _, rec := range set.Records {
-				prev.put(rec)
+		for _, set := range loaded {
+			k := key{set.Model, set.Condition}
+			if prev, ok := sets[k]; ok {
+				prev.Problems = append(prev.Problems, set.Problems...)
+				prev.Unmatched += set.Unmatched
+				for _, rec := range set.Records {
+					prev.put(rec)
+				}
+				prev.finish()
+				continue
 			}
-			prev.finish()
-			continue
+			sets[k] = set
+			order = append(order, k)
 		}
-		sets[k] = set
-		order = append(order, k)
 	}
 	ordered := make([]*AnswerSet, len(order))
 	for i, k := range order {
@@ -133,6 +145,13 @@ func EvaluateSets(ctx context.Context, truth *TruthSet, sets []*AnswerSet, opt O
 	progress = serial(progress)
 	rep := &Report{Format: ReportFormat, Truth: truth}
 	rep.Problems = append(rep.Problems, truth.Problems...)
+	if opt.Exchange != nil {
+		problems, err := truth.computeExchange(ctx, answeredIDs(sets), opt.Exchange, progress)
+		if err != nil {
+			return nil, err
+		}
+		rep.Problems = append(rep.Problems, problems...)
+	}
 	for _, set := range sets {
 		for _, p := range set.Problems {
 			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: %s", set.Model, p))
@@ -149,6 +168,13 @@ func EvaluateSets(ctx context.Context, truth *TruthSet, sets []*AnswerSet, opt O
 		return nil, err
 	}
 	rep.Groups = groups
+	rep.Usage = usageGroups(truth, sets)
 	rep.Bootstrap = opt.Bootstrap.withDefaults()
+	if err := rep.aggregateHintsAndExchange(ctx); err != nil {
+		return nil, err
+	}
+	if err := rep.analyse(ctx); err != nil {
+		return nil, err
+	}
 	return rep, nil
 }

@@ -147,18 +147,7 @@ func (h *Heatmap) add(t *Truth, pred []int, occ []int) {
 			}
 		}
 	case HeatmapSC:
-		for i := range occ {
-			occ[i] = -1
-		}
-		for k, c := range pred {
-			switch {
-			case c < 0:
-			case occ[c] == -1:
-				occ[c] = k
-			default:
-				occ[c] = -2 // a collision: not filled
-			}
-		}
+		fillOccupants(occ, pred)
 		for r := range n {
 			for c := range n {
 				x := occ[r*n+c]

@@ -18,6 +18,12 @@ type Truth struct {
 	Cell []int
 	// Sides[k] are the sides of piece k.
 	Sides []puzzle.Sides
+	// Revealed[k] is true when the prompt gave piece k's cell away
+	// (hints.revealed); nil without such hints. See remaining.go.
+	Revealed []bool
+	// Exchange holds the exchangeable classes once scoring has computed
+	// them (Options.Exchange); nil before, and for truth without images.
+	Exchange *TruthExchange
 }
 
 // TruthOf extracts the answer from an instance.
@@ -27,6 +33,7 @@ func TruthOf(inst *puzzle.Instance) *Truth {
 	for k, c := range inst.Solution {
 		t.Cell[k] = c.Row*n + c.Col
 	}
+	t.Revealed = revealedOf(inst)
 	return t
 }
 

@@ -2,13 +2,14 @@ package score
 
 import (
 	"bufio"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/jigbench/jigbench/core/safecsv"
 )
 
 // ReportFormat names version 1 of the score report (cli.md).
@@ -26,6 +27,13 @@ type Report struct {
 	// Problems are things a person should know: skipped lines and files,
 	// unmatched IDs, grids left out.
 	Problems []string `json:"problems"`
+	// Ablation, Comparisons and PieceTypes are the analyses of
+	// docs/analysis.md (analysis.go).
+	Ablation    []Ablation       `json:"ablation"`
+	Comparisons []Comparison     `json:"comparisons"`
+	PieceTypes  []PieceTypeGroup `json:"piece_types"`
+	// Usage is the token usage batch outputs reported (batch.go).
+	Usage []UsageGroup `json:"usage"`
 	// Truth is what was scored against (for heatmaps and reassembly views).
 	Truth *TruthSet `json:"-"`
 }
@@ -42,6 +50,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	if out.Problems == nil {
 		out.Problems = []string{}
 	}
+	out.emptyAnalyses()
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", " ")
 	return enc.Encode(out)
@@ -53,7 +62,7 @@ var metricColumns = [5]string{"pa", "em", "aa", "aa_directed", "sc"}
 // WriteCSV writes one row per group: counts, the five means with their
 // interval bounds, and the baselines.
 func (r *Report) WriteCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
+	cw := safecsv.NewWriter(w)
 	head := []string{"model", "grid", "condition", "n", "invalid", "missing", "unknown_ids", "bad_positions"}
 	for _, m := range metricColumns {
 		head = append(head, m, m+"_lo", m+"_hi")
@@ -84,7 +93,7 @@ func (r *Report) WriteCSV(w io.Writer) error {
 
 // WriteInstancesCSV writes one row per scored instance.
 func (r *Report) WriteInstancesCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
+	cw := safecsv.NewWriter(w)
 	head := append([]string{"model", "id", "grid", "condition", "valid", "reason"}, metricColumns[:]...)
 	head = append(head, "missing", "unknown_ids", "bad_positions")
 	if err := cw.Write(head); err != nil {
@@ -168,6 +177,8 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			fmt.Fprintln(bw)
 		}
 	}
+	r.writeExtrasMarkdown(bw)
+	r.writeAnalysesMarkdown(bw)
 	if len(r.Problems) > 0 {
 		fmt.Fprintf(bw, "\n## Problems\n\n")
 		for _, p := range r.Problems {
@@ -254,6 +265,8 @@ func (r *Report) WriteTable(w io.Writer) error {
 			fmt.Fprintln(bw)
 		}
 	}
+	r.writeExtrasTable(bw)
+	r.writeAnalysesTable(bw)
 	return bw.Flush()
 }
 

@@ -185,9 +185,9 @@ func LoadTruth(ctx context.Context, dir string, progress Progress) (*TruthSet, e
 
 // readManifest lists the instance.json files a manifest names.
 func readManifest(dir, path string) (files, problems []string) {
-	f, err := os.Open(path)
+	f, err := fsutil.Open(path)
 	if err != nil {
-		return nil, []string{fmt.Sprintf("%s: %v", path, fsutil.WithoutPath(err))}
+		return nil, []string{err.Error()}
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)

@@ -621,6 +621,9 @@ func CountShape(n int, sides []puzzle.Sides, opt CountOptions) (Count, error) {
 		out.Arrangements = new(big.Int)
 		return out, nil
 	}
+	if guide == nil { // large grids: the local search finds one as SolveShape does
+		guide = annealLayout(n, sides, 1, annealFlips*4*n*n)
+	}
 	s := newSearch(n, sides)
 	s.guide = guide // nil if none was found in time: the count still runs
 	s.cap = opt.Limit + 1
@@ -634,8 +637,13 @@ func CountShape(n int, sides []puzzle.Sides, opt CountOptions) (Count, error) {
 	case s.cause == "limit":
 		out.Layouts, out.LimitReached, out.Stopped = opt.Limit, true, "limit"
 	case s.cause == "states":
-		// The layouts counted before the memo budget ran out all exist.
+		// The layouts counted before the memo budget ran out all exist, and
+		// so does the guide: a stopped count is a lower bound, never a
+		// verdict that there is no arrangement.
 		out.Layouts, out.LimitReached, out.Stopped = min(total, opt.Limit), true, "states"
+		if out.Layouts == 0 && guide != nil {
+			out.Layouts = 1
+		}
 	default:
 		out.Layouts = total
 	}

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	_ "golang.org/x/image/webp"
 
@@ -75,21 +76,14 @@ func (c *fileChecker) checkOnce(rel string) error {
 			return fmt.Errorf("%q is a symbolic link that leads outside the split folder", rel)
 		}
 	}
-	f, err := c.root.Open(native)
+	f, err := fsutil.OpenIn(c.root, native, strconv.Quote(rel))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("%q does not exist in the split folder", rel)
 		}
-		return fmt.Errorf("%q cannot be opened inside the split folder: %v", rel, fsutil.WithoutPath(err))
+		return err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return fmt.Errorf("%q: %v", rel, fsutil.WithoutPath(err))
-	}
-	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%q is not a regular file", rel)
-	}
 	cfg, format, err := image.DecodeConfig(bufio.NewReader(f))
 	if err != nil {
 		return fmt.Errorf("%q is not a readable PNG, JPEG, GIF or WebP image (%v)", rel, err)
@@ -98,8 +92,8 @@ func (c *fileChecker) checkOnce(rel string) error {
 		return fmt.Errorf("%q is a %s image with no pixels (%d×%d)", rel, format, cfg.Width, cfg.Height)
 	}
 	if px := int64(cfg.Width) * int64(cfg.Height); px > MaxImagePixels {
-		return fmt.Errorf("%q claims %d×%d pixels (%.0f megapixels); images over %d megapixels are refused",
-			rel, cfg.Width, cfg.Height, float64(px)/1e6, MaxImagePixels/1_000_000)
+		return fmt.Errorf("%q claims %d×%d pixels (%s megapixels); images over %d megapixels are refused",
+			rel, cfg.Width, cfg.Height, strconv.FormatFloat(float64(px)/1e6, 'f', -1, 64), MaxImagePixels/1_000_000)
 	}
 	return nil
 }

@@ -33,6 +33,10 @@ type IRRResult struct {
 	PairableUnits     int    `json:"pairable_units"` // units with ≥ 2 values
 }
 
+// MaxReliabilityBytes bounds a reliability-data file: coders × units of
+// short labels, never near this size.
+const MaxReliabilityBytes = 64 << 20
+
 // IRR reads reliability data and computes its reliability.
 func IRR(r io.Reader, opt IRROptions) (IRRResult, error) {
 	units, coders, err := ReadReliabilityData(r, opt)

@@ -6,9 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
+
+	"github.com/jigbench/jigbench/core/fsutil"
 )
 
 // Condition says whether the judge saw the ground truth.
@@ -93,7 +94,10 @@ func ReadJudge(r io.Reader, sp *Split, opt JudgeOptions) ([]JudgeRecord, []Judge
 		return nil, nil, fmt.Errorf("read judge run %s: larger than %d MiB", opt.Source, maxJudgeBytes>>20)
 	}
 	jr := judgeReader{sp: sp, opt: opt, seen: make(map[judgeKey]int)}
-	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	data = fsutil.TrimBOM(data)
+	if err := fsutil.CheckUTF8(data); err != nil {
+		return nil, nil, fmt.Errorf("read judge run %s: %w", opt.Source, err)
+	}
 	if t := bytes.TrimLeft(data, " \t\r\n"); len(t) > 0 && t[0] == '[' {
 		jr.readArray(data)
 	} else {
@@ -104,7 +108,7 @@ func ReadJudge(r io.Reader, sp *Split, opt JudgeOptions) ([]JudgeRecord, []Judge
 
 // ReadJudgeFile is ReadJudge on a file; Source defaults to its path.
 func ReadJudgeFile(path string, sp *Split, opt JudgeOptions) ([]JudgeRecord, []JudgeProblem, error) {
-	f, err := os.Open(path)
+	f, err := fsutil.Open(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read judge run: %w", err)
 	}

@@ -8,13 +8,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jigbench/jigbench/core/fsutil"
+	"github.com/jigbench/jigbench/core/safecsv"
 )
 
 // RatingsFormat is a ratings export format.
@@ -89,7 +90,7 @@ func (s *Split) CheckRating(r Rating) error {
 func WriteRatings(w io.Writer, f RatingsFormat, ratings []Rating) error {
 	switch f {
 	case CSV:
-		cw := csv.NewWriter(w)
+		cw := safecsv.NewWriter(w)
 		if err := cw.Write(RatingsColumns[:]); err != nil {
 			return err
 		}
@@ -202,11 +203,15 @@ func ReadRatingsFiles(paths []string, sp *Split) ([]Rating, error) {
 		if err != nil {
 			return nil, err
 		}
-		file, err := os.Open(path)
+		file, err := fsutil.Open(path)
 		if err != nil {
 			return nil, fmt.Errorf("read ratings: %w", err)
 		}
 		rr.source = path
+		if fi, err := file.Stat(); err == nil && fi.Size() == 0 {
+			file.Close()
+			return nil, fmt.Errorf("read ratings %s: the file is empty (an export has at least a header or one line)", path)
+		}
 		switch f {
 		case CSV:
 			_, err = rr.readCSV(file)
@@ -265,7 +270,7 @@ func (rr *ratingsReader) readCSV(r io.Reader) ([]Rating, error) {
 			return nil, lineErrorf(line, "%d fields; the header has %d", len(fields), len(header))
 		}
 		for c, i := range idx {
-			rec[c] = fields[i]
+			rec[c] = safecsv.Unescape(fields[i])
 		}
 		if err := rr.addCSV(line, rec); err != nil {
 			return nil, err
@@ -353,6 +358,9 @@ func (rr *ratingsReader) readJSONL(r io.Reader) ([]Rating, error) {
 		}
 		if len(b) == 0 {
 			continue
+		}
+		if !utf8.Valid(b) { // the decoder would turn the bad bytes into U+FFFD
+			return nil, lineErrorf(line, "not valid UTF-8")
 		}
 		var j ratingJSON
 		dec := json.NewDecoder(bytes.NewReader(b))

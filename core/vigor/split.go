@@ -180,9 +180,9 @@ func readSplitFile(dir string) ([]byte, error) {
 		return nil, fmt.Errorf("open split folder %s: %w", dir, err)
 	}
 	defer root.Close()
-	f, err := root.Open(SplitFile)
+	f, err := fsutil.OpenIn(root, SplitFile, filepath.Join(dir, SplitFile))
 	if err != nil {
-		return nil, fmt.Errorf("read %s in %s: %w", SplitFile, dir, err)
+		return nil, err
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxSplitBytes+1))
@@ -199,6 +199,10 @@ func readSplitFile(dir string) ([]byte, error) {
 // file system. It returns nil when the data cannot be used at all; otherwise
 // the split and its problems (which may include fatal ones).
 func ParseSplit(data []byte) (*Split, []Problem) {
+	data = fsutil.TrimBOM(data)
+	if err := fsutil.CheckUTF8(data); err != nil {
+		return nil, []Problem{{Msg: "not valid JSON text: " + err.Error(), Fatal: true}}
+	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
 		return nil, []Problem{{Msg: "not a JSON object: " + jsonErr(err, data), Fatal: true}}

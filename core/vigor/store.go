@@ -5,10 +5,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
@@ -33,9 +33,11 @@ var ErrNotFound = errors.New("rating not found")
 // so a Save that returned nil survives a crash or a power cut. It is safe
 // for concurrent use, also by several processes.
 type Store struct {
-	db   *sql.DB
-	path string
-	now  func() time.Time
+	db       *sql.DB
+	path     string
+	now      func() time.Time
+	readOnly bool
+	damaged  atomic.Pointer[error] // set when SQLite reported corruption
 }
 
 // DefaultStorePath is where the app keeps its ratings: the user's config
@@ -46,46 +48,6 @@ func DefaultStorePath() (string, error) {
 		return "", fmt.Errorf("find the folder for the ratings store: %w", err)
 	}
 	return filepath.Join(dir, "jigbench", "ratings.db"), nil
-}
-
-// busyTimeout is how long a writer waits for another one (another window,
-// an import) before giving up.
-const busyTimeout = 10 * time.Second
-
-// OpenStore opens (creating if needed) the ratings database at path and
-// brings its schema up to date.
-func OpenStore(ctx context.Context, path string) (*Store, error) {
-	return openStore(ctx, path, schemaVersion)
-}
-
-func openStore(ctx context.Context, path string, version int) (*Store, error) {
-	if strings.ContainsAny(path, "?#") {
-		return nil, fmt.Errorf("open ratings store %s: the path must not contain '?' or '#'", path)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("open ratings store %s: %w", path, err)
-	}
-	// The pragmas run on every new connection of the pool.
-	q := url.Values{}
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous(FULL)")
-	q.Add("_pragma", "foreign_keys(1)")
-	q.Set("_txlock", "immediate") // take the write lock at BEGIN: no upgrade deadlocks
-	db, err := sql.Open("sqlite", path+"?"+q.Encode())
-	if err != nil {
-		return nil, fmt.Errorf("open ratings store %s: %w", path, err)
-	}
-	s := &Store{db: db, path: path, now: time.Now}
-	if err := s.checkPragmas(ctx); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("open ratings store %s: %w", path, err)
-	}
-	if err := migrate(ctx, db, version); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("open ratings store %s: %w", path, err)
-	}
-	return s, nil
 }
 
 // checkPragmas verifies the durability settings took effect: WAL can fail
@@ -213,22 +175,22 @@ func (s *Store) Save(ctx context.Context, r Rating) (Rating, error) {
 	}
 	now := s.now().UTC()
 	r.Created, r.Updated = now, now
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.beginWrite(ctx)
 	if err != nil {
 		return Rating{}, fmt.Errorf("save rating of %s by %s: %w", r.Item, r.Annotator, err)
 	}
 	defer tx.Rollback()
 	if _, err := tx.ExecContext(ctx, upsertSQL, upsertArgs(&r)...); err != nil {
-		return Rating{}, fmt.Errorf("save rating of %s by %s: %w", r.Item, r.Annotator, err)
+		return Rating{}, fmt.Errorf("save rating of %s by %s: %w", r.Item, r.Annotator, s.explain(err))
 	}
 	var created string
 	if err := tx.QueryRowContext(ctx,
 		"SELECT created_at FROM ratings WHERE split = ? AND item_id = ? AND annotator = ?",
 		r.Split, r.Item, r.Annotator).Scan(&created); err != nil {
-		return Rating{}, fmt.Errorf("save rating of %s by %s: %w", r.Item, r.Annotator, err)
+		return Rating{}, fmt.Errorf("save rating of %s by %s: %w", r.Item, r.Annotator, s.explain(err))
 	}
 	if err := tx.Commit(); err != nil {
-		return Rating{}, fmt.Errorf("save rating of %s by %s: %w", r.Item, r.Annotator, err)
+		return Rating{}, fmt.Errorf("save rating of %s by %s: %w", r.Item, r.Annotator, s.explain(err))
 	}
 	if t, err := parseTimeText(created); err == nil {
 		r.Created = t
@@ -273,7 +235,7 @@ func (s *Store) Get(ctx context.Context, split, item, annotator string) (Rating,
 		return Rating{}, ErrNotFound
 	}
 	if err != nil {
-		return Rating{}, fmt.Errorf("read rating of %s by %s: %w", item, annotator, err)
+		return Rating{}, fmt.Errorf("read rating of %s by %s: %w", item, annotator, s.explain(err))
 	}
 	return r, nil
 }
@@ -306,28 +268,36 @@ func (s *Store) List(ctx context.Context, q Query) ([]Rating, error) {
 	query += " ORDER BY split, annotator, item_id"
 	rows, err := s.db.QueryContext(ctx, query, args...)
 	if err != nil {
-		return nil, fmt.Errorf("list ratings: %w", err)
+		return nil, fmt.Errorf("list ratings: %w", s.explain(err))
 	}
 	defer rows.Close()
 	var rs []Rating
 	for rows.Next() {
 		r, err := scanRating(rows)
 		if err != nil {
-			return nil, fmt.Errorf("list ratings: %w", err)
+			return nil, fmt.Errorf("list ratings: %w", s.explain(err))
 		}
 		rs = append(rs, r)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list ratings: %w", err)
+		return nil, fmt.Errorf("list ratings: %w", s.explain(err))
 	}
 	return rs, nil
 }
 
 // Delete removes one rating; deleting a missing rating is not an error.
 func (s *Store) Delete(ctx context.Context, split, item, annotator string) error {
-	if _, err := s.db.ExecContext(ctx, "DELETE FROM ratings WHERE split = ? AND item_id = ? AND annotator = ?",
-		split, item, annotator); err != nil {
+	tx, err := s.beginWrite(ctx)
+	if err != nil {
 		return fmt.Errorf("delete rating of %s by %s: %w", item, annotator, err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "DELETE FROM ratings WHERE split = ? AND item_id = ? AND annotator = ?",
+		split, item, annotator); err != nil {
+		return fmt.Errorf("delete rating of %s by %s: %w", item, annotator, s.explain(err))
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("delete rating of %s by %s: %w", item, annotator, s.explain(err))
 	}
 	return nil
 }
@@ -336,7 +306,7 @@ func (s *Store) Delete(ctx context.Context, split, item, annotator string) error
 func (s *Store) Annotators(ctx context.Context, split string) ([]string, error) {
 	rows, err := s.db.QueryContext(ctx, "SELECT DISTINCT annotator FROM ratings WHERE split = ? ORDER BY annotator", split)
 	if err != nil {
-		return nil, fmt.Errorf("list annotators: %w", err)
+		return nil, fmt.Errorf("list annotators: %w", s.explain(err))
 	}
 	defer rows.Close()
 	var names []string
@@ -471,7 +441,7 @@ func (s *Store) Import(ctx context.Context, ratings []Rating) (ImportResult, err
 			return ImportResult{}, fmt.Errorf("import ratings: %w", err)
 		}
 	}
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := s.beginWrite(ctx)
 	if err != nil {
 		return ImportResult{}, fmt.Errorf("import ratings: %w", err)
 	}
@@ -489,7 +459,7 @@ func (s *Store) Import(ctx context.Context, ratings []Rating) (ImportResult, err
 			r.Created = r.Updated
 			res.Added++
 		case err != nil:
-			return ImportResult{}, fmt.Errorf("import ratings: %w", err)
+			return ImportResult{}, fmt.Errorf("import ratings: %w", s.explain(err))
 		case !old.Updated.Before(r.Updated):
 			res.Kept++
 			continue
@@ -498,11 +468,11 @@ func (s *Store) Import(ctx context.Context, ratings []Rating) (ImportResult, err
 			res.Replaced++
 		}
 		if _, err := tx.ExecContext(ctx, upsertSQL, upsertArgs(&r)...); err != nil {
-			return ImportResult{}, fmt.Errorf("import rating of %s by %s: %w", r.Item, r.Annotator, err)
+			return ImportResult{}, fmt.Errorf("import rating of %s by %s: %w", r.Item, r.Annotator, s.explain(err))
 		}
 	}
 	if err := tx.Commit(); err != nil {
-		return ImportResult{}, fmt.Errorf("import ratings: %w", err)
+		return ImportResult{}, fmt.Errorf("import ratings: %w", s.explain(err))
 	}
 	return res, nil
 }

@@ -1,10 +1,11 @@
 package vigor
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/jigbench/jigbench/core/safecsv"
 )
 
 // This file holds what the desktop app needs beyond the CLI: the report as
@@ -145,7 +146,7 @@ var CSVColumns = [...]string{"section", "by", "group", "track", "condition", "st
 // undefined), its bootstrap interval where there is one, and the items and
 // (item, dimension) cells it rests on.
 func (rep *Report) WriteCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
+	cw := safecsv.NewWriter(w)
 	cw.Write(CSVColumns[:])
 	num := func(v Value) string {
 		if x, ok := v.Get(); ok {

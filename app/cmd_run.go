@@ -1,0 +1,151 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/jigbench/jigbench/core/models"
+)
+
+func init() {
+	register(&command{
+		name:    "run",
+		summary: "send a batch request file to an OpenAI-compatible server, resumably",
+		usage: `usage: jigbench run --requests FILE --endpoint URL --out FILE.jsonl [--concurrency 4]
+                    [--rpm R] [--api-key-env VAR] [--timeout 10m] [--retries 6]
+    Sends each request's body to URL/chat/completions (URL such as
+    http://localhost:8000/v1 or https://api.openai.com/v1) and appends one
+    line per request to --out in the OpenAI batch output format, synced.
+    Never more than --concurrency requests in flight nor --rpm starts a
+    minute. 429, 5xx, 408, 409, connection errors and time-outs are retried
+    up to --retries times after min(60 s, 2^attempt s) × (0.5 + jitter), or
+    after the server's Retry-After; other failures are written as failed
+    lines. Resumable: requests --out already answers with status 200 are
+    skipped, so rerunning the same command after a crash or Ctrl-C goes on
+    where it stopped, and retries failed ones.
+    --api-key-env names the environment variable holding the key (sent as a
+    Bearer token); the key itself is never written to a file or message.
+    A progress line (done, rate, ETA, tokens, failures) is shown when stderr
+    is a terminal. Exits 1 when some requests failed.
+`,
+		run: runRun,
+	})
+}
+
+func runRun(e *env, args []string) error {
+	fs := newFlags("run")
+	reqs := fs.String("requests", "", "the batch request file")
+	endpoint := fs.String("endpoint", "", "the server's base URL")
+	out := fs.String("out", "", "the batch output file (appended to)")
+	conc := fs.Int("concurrency", 4, "requests in flight at most")
+	rpm := fs.Float64("rpm", 0, "request starts a minute at most (0: no limit)")
+	keyEnv := fs.String("api-key-env", "", "environment variable holding the API key")
+	timeout := fs.Duration("timeout", 10*time.Minute, "time-out of one attempt")
+	retries := fs.Int("retries", models.DefaultRetries, "retries of a failed request")
+	if err := parseFlags(fs, args, false); err != nil {
+		return err
+	}
+	switch {
+	case *reqs == "" || *endpoint == "" || *out == "":
+		return usagef("--requests FILE, --endpoint URL and --out FILE are required")
+	case !strings.HasPrefix(*endpoint, "http://") && !strings.HasPrefix(*endpoint, "https://"):
+		return usagef("--endpoint must be an http:// or https:// URL")
+	case *conc < 1 || *conc > 1024:
+		return usagef("--concurrency must be 1–1024")
+	case *rpm < 0:
+		return usagef("--rpm must not be negative")
+	case *timeout <= 0:
+		return usagef("--timeout must be positive")
+	case *retries < 0:
+		return usagef("--retries must not be negative")
+	}
+	key := ""
+	if *keyEnv != "" {
+		key = os.Getenv(*keyEnv)
+		if key == "" {
+			return fmt.Errorf("the environment variable %s named by --api-key-env is empty or unset", *keyEnv)
+		}
+	}
+	n := *retries
+	if n == 0 {
+		n = -1 // models.Run reads 0 as its default
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	prog := &statusLine{e: e}
+	p, err := models.Run(ctx, models.RunOptions{
+		Requests: *reqs, Endpoint: *endpoint, Out: *out, APIKey: key,
+		Concurrency: *conc, RPM: *rpm, Timeout: *timeout, Retries: n,
+		Progress: func(p models.RunProgress) { prog.show(runStatus(p)) },
+	})
+	prog.done()
+	if p.Total > 0 {
+		fmt.Fprintf(e.stderr, "%s\n", runStatus(p))
+	}
+	if err != nil {
+		return fmt.Errorf("%s", models.Redact(key, err.Error()))
+	}
+	if p.Failed > 0 {
+		return fmt.Errorf("%d requests failed (their lines in %s say why); rerun the same command to retry them", p.Failed, *out)
+	}
+	return nil
+}
+
+// runStatus is the progress line: done, rate, ETA, tokens, failures.
+func runStatus(p models.RunProgress) string {
+	s := fmt.Sprintf("run: %d/%d done", p.Skipped+p.Done, p.Total)
+	if p.Skipped > 0 {
+		s += fmt.Sprintf(" (%d before)", p.Skipped)
+	}
+	if sec := p.Elapsed.Seconds(); p.Done+p.Failed > 0 && sec > 0 {
+		rate := float64(p.Done+p.Failed) / sec
+		s += fmt.Sprintf(" · %.2f/s", rate)
+		if left := p.Remaining(); left > 0 {
+			s += " · ETA " + (time.Duration(float64(left)/rate) * time.Second / time.Second * time.Second).String()
+		}
+	}
+	s += fmt.Sprintf(" · tokens %s in, %s out", compact(p.PromptTokens), compact(p.CompletionTokens))
+	if p.Failed > 0 || p.Retries > 0 {
+		s += fmt.Sprintf(" · %d failed, %d retries", p.Failed, p.Retries)
+	}
+	return s
+}
+
+func compact(n int64) string {
+	switch {
+	case n >= 1e6:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 1e4:
+		return fmt.Sprintf("%.0fk", float64(n)/1e3)
+	}
+	return fmt.Sprint(n)
+}
+
+// statusLine shows one line on stderr when it is a terminal, rewritten at
+// most ten times a second and erased when done.
+type statusLine struct {
+	e    *env
+	last time.Time
+	used bool
+}
+
+func (p *statusLine) show(line string) {
+	if !p.e.progress || time.Since(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.last, p.used = time.Now(), true
+	if r := []rune(line); len(r) > 100 {
+		line = string(r[:100])
+	}
+	fmt.Fprintf(p.e.stderr, "\r\033[K%s", line)
+}
+
+func (p *statusLine) done() {
+	if p.used {
+		fmt.Fprint(p.e.stderr, "\r\033[K")
+	}
+}

@@ -1,0 +1,33 @@
+package bench
+
+import "testing"
+
+// The model cases run end to end on a few instances (speed is judged by
+// `jigbench bench`, not here).
+func TestModelsCasesRun(t *testing.T) {
+	res, err := Models(t.TempDir(), 8, 4, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 3 {
+		t.Fatalf("%d results", len(res))
+	}
+	for _, r := range res {
+		t.Log(r)
+		if r.WorkMS <= 0 || r.FloorMS <= 0 {
+			t.Errorf("%s: not measured", r.Name)
+		}
+	}
+}
+
+func BenchmarkModels(b *testing.B) {
+	for range b.N {
+		res, err := Models(b.TempDir(), 200, 50, 3)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, r := range res {
+			b.Log(r)
+		}
+	}
+}

@@ -1,0 +1,339 @@
+package models
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/jigbench/jigbench/core/fsutil"
+	"github.com/jigbench/jigbench/core/puzzle"
+	"github.com/jigbench/jigbench/core/render"
+	"github.com/jigbench/jigbench/core/score"
+)
+
+// hfImage is the Hugging Face Image feature: the PNG bytes and a path.
+type hfImage struct {
+	Bytes []byte `parquet:"bytes,uncompressed,plain"`
+	Path  string `parquet:"path"`
+}
+
+// hfRow is one row of the export: one instance × condition (docs/models.md).
+type hfRow struct {
+	ID        string  `parquet:"id,snappy"`
+	Grid      int32   `parquet:"grid"`
+	Condition string  `parquet:"condition,snappy"`
+	Image     hfImage `parquet:"image"`
+	Prompt    string  `parquet:"prompt,snappy"`
+	Answer    string  `parquet:"answer,snappy"`
+	Source    string  `parquet:"source,snappy"`
+	Seed      int64   `parquet:"seed"`
+	Split     string  `parquet:"split,snappy"`
+}
+
+// hfFeatures are the columns as `datasets` features, in column order.
+var hfFeatures = []struct{ name, dtype string }{
+	{"id", "string"}, {"grid", "int32"}, {"condition", "string"}, {"image", "image"},
+	{"prompt", "string"}, {"answer", "string"}, {"source", "string"}, {"seed", "int64"}, {"split", "string"},
+}
+
+// hfMetadata is the parquet key-value "huggingface" entry that makes
+// `datasets` restore the Image type.
+func hfMetadata() string {
+	var b strings.Builder
+	b.WriteString(`{"info":{"features":{`)
+	for i, f := range hfFeatures {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if f.dtype == "image" {
+			fmt.Fprintf(&b, `%q:{"_type":"Image"}`, f.name)
+		} else {
+			fmt.Fprintf(&b, `%q:{"dtype":%q,"_type":"Value"}`, f.name, f.dtype)
+		}
+	}
+	b.WriteString(`}}}`)
+	return b.String()
+}
+
+// HFOptions tune the Hugging Face export; the zero value is ready to use.
+type HFOptions struct {
+	RowGroupBytes int64 // a row group closes past this many bytes; default 100 MB
+	FileBytes     int64 // a file closes past this many bytes; default 1 GB
+	// Progress, if set, is called after each row with the rows done and to do.
+	Progress func(done, total int)
+}
+
+// HFSplit describes one exported split.
+type HFSplit struct {
+	Name  string   `json:"name"`
+	Rows  int      `json:"num_examples"`
+	Bytes int64    `json:"num_bytes"`
+	Files []string `json:"files"` // relative to the export folder
+}
+
+// ExportHF writes the dataset under truth (a folder with manifest.jsonl) to
+// out as a Hugging Face dataset: out/data/<split>-NNNNN-of-MMMMM.parquet, one
+// row per instance × condition, and out/README.md, the dataset card. Rows
+// stream: at most one row group is held in memory. Files from an earlier
+// export of the same split are replaced.
+func ExportHF(ctx context.Context, truth, out string, opt HFOptions) ([]HFSplit, error) {
+	if opt.RowGroupBytes <= 0 {
+		opt.RowGroupBytes = 100 << 20
+	}
+	if opt.FileBytes <= 0 {
+		opt.FileBytes = 1 << 30
+	}
+	items, err := ListInstances(truth, SplitAll)
+	if err != nil {
+		return nil, err
+	}
+	if items[0].Split == "" {
+		return nil, fmt.Errorf("%s has no manifest.jsonl; export a dataset made by 'jigbench dataset'", truth)
+	}
+	dataDir := filepath.Join(out, "data")
+	if err := os.MkdirAll(dataDir, 0o755); err != nil {
+		return nil, fmt.Errorf("cannot create %s: %v", dataDir, fsutil.WithoutPath(err))
+	}
+	conds := []string{puzzle.ConditionShape, puzzle.ConditionRect}
+	total, done := len(items)*len(conds), 0
+	var splits []HFSplit
+	for _, name := range []string{SplitTrain, SplitEval} {
+		var in []Item
+		for _, it := range items {
+			if it.Split == name {
+				in = append(in, it)
+			}
+		}
+		if len(in) == 0 {
+			continue
+		}
+		sp, err := writeSplit(ctx, dataDir, name, in, conds, opt, func() {
+			done++
+			if opt.Progress != nil {
+				opt.Progress(done, total)
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		splits = append(splits, sp)
+	}
+	card := datasetCard(splits)
+	if err := fsutil.WriteFile(filepath.Join(out, "README.md"), []byte(card)); err != nil {
+		return nil, err
+	}
+	return splits, nil
+}
+
+// writeSplit writes one split's files under temporary names and, once all
+// are complete, gives them their final names (which need the file count).
+func writeSplit(ctx context.Context, dataDir, split string, items []Item, conds []string, opt HFOptions, rowDone func()) (HFSplit, error) {
+	sp := HFSplit{Name: split}
+	var files []*fsutil.File
+	abort := func() {
+		for _, f := range files {
+			f.Abort()
+		}
+	}
+	var w *parquet.GenericWriter[hfRow]
+	var cw *countingWriter
+	var groupBytes int64
+	closeFile := func() error {
+		if w == nil {
+			return nil
+		}
+		err := w.Close()
+		w = nil
+		return err
+	}
+	row := make([]hfRow, 1)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	for next := range readRows(ctx, items, conds, split) {
+		if next.err != nil {
+			abort()
+			return sp, next.err
+		}
+		if w == nil {
+			f, err := fsutil.Create(filepath.Join(dataDir, fmt.Sprintf("%s-%05d.parquet", split, len(files))))
+			if err != nil {
+				abort()
+				return sp, err
+			}
+			files = append(files, f)
+			cw = &countingWriter{f: f}
+			w = parquet.NewGenericWriter[hfRow](cw,
+				parquet.KeyValueMetadata("huggingface", hfMetadata()),
+				// Without these, parquet-go keeps whole images as page
+				// bounds and index entries: files 5 × the PNG bytes.
+				parquet.SkipPageBounds("image", "bytes"),
+				parquet.DataPageStatistics(false),
+				parquet.ColumnIndexSizeLimit(func([]string) int { return 16 }),
+				parquet.PageBufferSize(16<<20),
+				parquet.CreatedBy("jigbench", "", ""))
+			groupBytes = 0
+		}
+		row[0] = next.row
+		if _, err := w.Write(row); err != nil {
+			abort()
+			return sp, fmt.Errorf("write %s parquet: %v", split, err)
+		}
+		sp.Rows++
+		r := &next.row
+		size := int64(len(r.Image.Bytes) + len(r.Prompt) + len(r.Answer) + len(r.ID) + 64)
+		groupBytes += size
+		if groupBytes >= opt.RowGroupBytes {
+			if err := w.Flush(); err != nil {
+				abort()
+				return sp, fmt.Errorf("write %s parquet: %v", split, err)
+			}
+			groupBytes = 0
+			if cw.n >= opt.FileBytes {
+				if err := closeFile(); err != nil {
+					abort()
+					return sp, fmt.Errorf("write %s parquet: %v", split, err)
+				}
+			}
+		}
+		rowDone()
+	}
+	if err := ctx.Err(); err != nil {
+		abort()
+		return sp, err
+	}
+	if err := closeFile(); err != nil {
+		abort()
+		return sp, fmt.Errorf("write %s parquet: %v", split, err)
+	}
+	// Earlier exports' files of this split would match the card's glob.
+	old, _ := filepath.Glob(filepath.Join(dataDir, split+"-*-of-*.parquet"))
+	for i, f := range files {
+		name := fmt.Sprintf("%s-%05d-of-%05d.parquet", split, i, len(files))
+		fi, err := f.Stat()
+		if err == nil {
+			sp.Bytes += fi.Size()
+		}
+		// fsutil.Create named the temporary file after its own target; move
+		// the finished file to its final name.
+		if err := f.Commit(); err != nil {
+			abort()
+			return sp, err
+		}
+		tmpTarget := filepath.Join(dataDir, fmt.Sprintf("%s-%05d.parquet", split, i))
+		if err := os.Rename(tmpTarget, filepath.Join(dataDir, name)); err != nil {
+			return sp, fmt.Errorf("cannot name %s: %v", name, fsutil.WithoutPath(err))
+		}
+		sp.Files = append(sp.Files, "data/"+name)
+	}
+	for _, o := range old {
+		if !containsPath(sp.Files, "data/"+filepath.Base(o)) {
+			os.Remove(o)
+		}
+	}
+	return sp, nil
+}
+
+type rowOrErr struct {
+	row hfRow
+	err error
+}
+
+// readRows reads the rows' files on a goroutine of its own, a few rows
+// ahead, so reading and parsing overlap with encoding and writing.
+func readRows(ctx context.Context, items []Item, conds []string, split string) <-chan rowOrErr {
+	ch := make(chan rowOrErr, 4)
+	go func() {
+		defer close(ch)
+		send := func(r rowOrErr) bool {
+			select {
+			case ch <- r:
+				return r.err == nil
+			case <-ctx.Done():
+				return false
+			}
+		}
+		for i := range items {
+			it := &items[i]
+			inst, err := puzzle.ReadInstance(filepath.Join(it.Dir, render.FileInstance))
+			if err != nil {
+				send(rowOrErr{err: err})
+				return
+			}
+			answer := score.MappingJSON(score.TruthOf(inst).Cell, inst.Grid)
+			for _, cond := range conds {
+				png, err := os.ReadFile(it.SheetPath(cond))
+				if err != nil {
+					send(rowOrErr{err: fmt.Errorf("instance %s: cannot read its %s sheet: %v", it.ID, cond, fsutil.WithoutPath(err))})
+					return
+				}
+				prompt, err := os.ReadFile(it.PromptPath(cond))
+				if err != nil {
+					send(rowOrErr{err: fmt.Errorf("instance %s: cannot read its %s prompt: %v", it.ID, cond, fsutil.WithoutPath(err))})
+					return
+				}
+				if !send(rowOrErr{row: hfRow{
+					ID: it.ID, Grid: int32(it.Grid), Condition: cond,
+					Image:  hfImage{Bytes: png, Path: it.ID + "/" + cond + ".png"},
+					Prompt: string(prompt), Answer: answer, Source: it.Source, Seed: int64(it.Seed), Split: split,
+				}}) {
+					return
+				}
+			}
+		}
+	}()
+	return ch
+}
+
+func containsPath(list []string, p string) bool {
+	for _, x := range list {
+		if x == p {
+			return true
+		}
+	}
+	return false
+}
+
+type countingWriter struct {
+	f *fsutil.File
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.f.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// datasetCard is README.md: YAML front matter `datasets` reads (configs,
+// features, splits, an empty licence for the user to fill) and a short text.
+func datasetCard(splits []HFSplit) string {
+	var b strings.Builder
+	b.WriteString("---\nlicense: \"\"\npretty_name: JigShape\ntask_categories:\n- image-text-to-text\nconfigs:\n- config_name: default\n  data_files:\n")
+	for _, s := range splits {
+		fmt.Fprintf(&b, "  - split: %s\n    path: data/%s-*.parquet\n", s.Name, s.Name)
+	}
+	b.WriteString("dataset_info:\n  features:\n")
+	for _, f := range hfFeatures {
+		fmt.Fprintf(&b, "  - name: %s\n    dtype: %s\n", f.name, f.dtype)
+	}
+	b.WriteString("  splits:\n")
+	var size int64
+	for _, s := range splits {
+		fmt.Fprintf(&b, "  - name: %s\n    num_bytes: %d\n    num_examples: %d\n", s.Name, s.Bytes, s.Rows)
+		size += s.Bytes
+	}
+	fmt.Fprintf(&b, "  download_size: %d\n  dataset_size: %d\n---\n\n", size, size)
+	b.WriteString("# JigShape\n\nJigsaw puzzles for vision-language models, exported by jigbench. Each row is one " +
+		"instance in one condition: `shape` (tab-and-blank pieces) or `rect` (straight cuts). `image` is the sheet of " +
+		"numbered pieces, `prompt` the task, `answer` the solution as JSON mapping each piece ID to its `[row, col]`.\n\n")
+	b.WriteString("| split | rows | files |\n|---|--:|--:|\n")
+	for _, s := range splits {
+		fmt.Fprintf(&b, "| %s | %d | %d |\n", s.Name, s.Rows, len(s.Files))
+	}
+	b.WriteString("\nFill in `license` above with the licence of the source images before sharing.\n")
+	return b.String()
+}
