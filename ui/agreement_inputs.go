@@ -12,7 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/jigbench/jigbench/core/vigor"
-	"github.com/jigbench/jigbench/core/vigordemo"
+	"github.com/jigbench/jigbench/core/vigor/vigordemo"
 )
 
 // agreementInputs is what the Agreement pane computes from: the split, the

@@ -20,7 +20,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/jigbench/jigbench/core/vigor"
-	"github.com/jigbench/jigbench/core/vigordemo"
+	"github.com/jigbench/jigbench/core/vigor/vigordemo"
 	"github.com/jigbench/jigbench/ui/ratesession"
 )
 

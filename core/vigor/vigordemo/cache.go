@@ -1,8 +1,8 @@
-// Package vigordemo keeps the ViGoR demo split where the app finds it: the
-// real `jigbench vigor demo` data (vigor.Demo), written once into the
-// user's cache folder and reused, since writing it takes seconds. The
-// folder is named after vigor.DemoVersion, so a changed demo is written
-// afresh.
+// The demo split the app opens on: the real `jigbench vigor demo` data,
+// written once into the user's cache folder and reused, since writing it
+// takes seconds. The folder is named after the demo's version, so a
+// changed demo is written afresh.
+
 package vigordemo
 
 import (
