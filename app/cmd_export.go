@@ -148,7 +148,7 @@ func runExportSFT(e *env, args []string) error {
 		if f, err = fsutil.Create(*out); err != nil {
 			return err
 		}
-		defer f.Abort()
+		defer f.Close()
 		if n, err = models.ExportSFT(context.Background(), f, *truth, dir, opt); err == nil {
 			err = f.Commit()
 		}

@@ -73,7 +73,7 @@ func runRequests(e *env, args []string) error {
 		if f, err = fsutil.Create(*out); err != nil {
 			return err
 		}
-		defer f.Abort()
+		defer f.Close()
 		if n, err = models.WriteRequests(context.Background(), f, items, opt, progress); err == nil {
 			err = f.Commit()
 		}

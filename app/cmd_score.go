@@ -1,11 +1,9 @@
 package app
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -208,12 +206,8 @@ func runScore(e *env, args []string) error {
 		if out.path == "" {
 			continue
 		}
-		var b bytes.Buffer
-		if err := out.write(&b); err != nil {
+		if err := fsutil.WriteWith(out.path, out.write); err != nil {
 			return err
-		}
-		if err := os.WriteFile(out.path, b.Bytes(), 0o644); err != nil {
-			return fmt.Errorf("write %s: %w", out.path, fsutil.WithoutPath(err))
 		}
 	}
 	if err := analyses.write(rep); err != nil {
@@ -285,10 +279,7 @@ func writeHeatmap(rep *score.Report, path string, metric score.HeatmapMetric, mo
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", path, fsutil.WithoutPath(err))
-	}
-	return nil
+	return fsutil.WriteFile(path, data)
 }
 
 // scoreProgress shows long work on stderr when it is a terminal: one line,

@@ -203,3 +203,25 @@ func TestScoreConditionOrder(t *testing.T) {
 		}
 	}
 }
+
+// score's reports go through the one writer: a device is written, not
+// replaced, and a full device is an error that says so.
+func TestScoreReportsToDevices(t *testing.T) {
+	for _, dev := range []string{"/dev/null", "/dev/full"} {
+		if fi, err := os.Stat(dev); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+			t.Skipf("%s is not a character device here", dev)
+		}
+	}
+	truth, good, _, _ := scoreFixture(t)
+	code, _, stderr := runCLI("score", "--truth", truth, "--pred", "oracle="+good, "--json", "/dev/null", "--markdown", "/dev/null")
+	if code != 0 {
+		t.Fatalf("--json /dev/null: exit %d: %s", code, stderr)
+	}
+	if fi, _ := os.Stat("/dev/null"); fi.Mode()&os.ModeCharDevice == 0 {
+		t.Fatal("/dev/null was replaced by a regular file")
+	}
+	code, _, stderr = runCLI("score", "--truth", truth, "--pred", "oracle="+good, "--csv", "/dev/full")
+	if code != 1 || !strings.Contains(stderr, "/dev/full") || !strings.Contains(stderr, "no space") {
+		t.Fatalf("--csv /dev/full: exit %d, stderr %q; want 1 and a line saying no space", code, stderr)
+	}
+}

@@ -138,7 +138,7 @@ func runSolve(e *env, args []string) error {
 	return nil
 }
 
-// countReport is --count's output (cli.md).
+// countReport is --count's output (docs/cli.md).
 type countReport struct {
 	ID                     string `json:"id"`
 	ConsistentArrangements string `json:"consistent_arrangements"`

@@ -14,6 +14,7 @@ import (
 
 	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/vigor"
+	"github.com/jigbench/jigbench/core/vigor/vigordemo"
 )
 
 const vigorUsage = `usage: jigbench vigor SUBCOMMAND [flags]
@@ -33,8 +34,9 @@ ViGoR-Bench meta-evaluation: splits, ratings, judge runs, agreement.
                        [--store] [--db FILE]
       the paper's Table 2 and the statistics beyond it. --humans: rating exports;
       --store adds this machine's stored ratings of the split. --judge: judge-run
-      files (JSON array or JSONL); records without a condition count as with_gt.
-      --judge-without-gt: files that are all without_gt. Records without a run
+      files with ground truth (JSON array or JSONL); --judge-without-gt: files
+      without. A record naming the other condition than its file's is reported
+      and left out. Output files may be "-" (standard output). Records without a run
       number take the file's position in its list (1, 2, 3, …).
   jigbench vigor irr --data FILE.csv [--metric nominal|ordinal|interval|ratio]
                      [--header] [--labels]
@@ -92,7 +94,7 @@ func vigorDemo(e *env, args []string) error {
 	if *out == "" {
 		return usagef("--out DIR is required")
 	}
-	files, err := vigor.Demo(*out)
+	files, err := vigordemo.Write(*out)
 	if err != nil {
 		return err
 	}
@@ -276,7 +278,7 @@ type vigorList []string
 func (l *vigorList) String() string     { return strings.Join(*l, " ") }
 func (l *vigorList) Set(s string) error { *l = append(*l, s); return nil }
 
-// expandLists lets a list flag take several values in a row, as cli.md
+// expandLists lets a list flag take several values in a row, as docs/cli.md
 // writes them (--judge a.jsonl b.jsonl): each following argument that is not
 // a flag becomes another --name value.
 func vigorExpandLists(args []string, names ...string) []string {
@@ -354,55 +356,33 @@ func vigorAgree(e *env, args []string) error {
 		return err
 	}
 	ctx := context.Background()
-	var rs []vigor.Rating
-	if len(humans) > 0 {
-		if rs, err = vigor.ReadRatingsFiles(humans, sp); err != nil {
-			return err
-		}
-	}
+	src := vigor.Sources{HumanFiles: humans, Judge: map[vigor.Condition][]string{vigor.WithGT: judge, vigor.WithoutGT: judgeWithout}}
 	if *useStore {
 		st, err := vigorOpenStore(ctx, *db, true)
 		if err != nil {
 			return err
 		}
-		stored, err := st.List(ctx, vigor.Query{Split: sp.Name})
+		src.Stored, err = st.List(ctx, vigor.Query{Split: sp.Name})
 		st.Close()
 		if err != nil {
 			return err
 		}
-		rs = append(rs, stored...)
 	}
-
-	var records []vigor.JudgeRecord
-	skipped := 0
-	readRuns := func(paths []string, cond vigor.Condition, fixed bool) error {
-		for i, path := range paths {
-			recs, probs, err := vigor.ReadJudgeFile(path, sp, vigor.JudgeOptions{Condition: cond, Fixed: fixed, Run: i + 1})
-			if err != nil {
-				return err
-			}
-			if len(recs) == 0 && len(probs) > 0 {
-				return fmt.Errorf("no judge record in %s could be read (%d problem%s; the first: %s)",
-					path, len(probs), vigorPlural(len(probs)), probs[0])
-			}
-			for _, p := range probs {
-				if skipped < maxListedWarnings { // 100k bad lines must not become 100k lines of output
-					fmt.Fprintf(e.stderr, "jigbench: vigor: warning: record left out: %s\n", p)
-				}
-				skipped++
-			}
-			records = append(records, recs...)
+	in, probs, err := vigor.Gather(sp, src)
+	if err != nil {
+		return err
+	}
+	if len(in.Judge) == 0 {
+		if len(probs) > 0 {
+			return fmt.Errorf("no judge record could be read (%d problem%s; the first: %s)", len(probs), vigorPlural(len(probs)), probs[0])
 		}
-		return nil
+		return errors.New("the judge files hold no records")
 	}
-	if err := readRuns(judge, vigor.WithGT, false); err != nil {
-		return err
-	}
-	if err := readRuns(judgeWithout, vigor.WithoutGT, true); err != nil {
-		return err
-	}
-	if len(records) == 0 {
-		return errors.New("no judge record could be read; see the warnings above")
+	for i, p := range probs {
+		if i == maxListedWarnings { // 100k bad lines must not become 100k lines of output
+			break
+		}
+		fmt.Fprintf(e.stderr, "jigbench: vigor: warning: record left out: %s\n", p)
 	}
 
 	opt := vigor.Options{Replicates: *replicates, Seed: *seed, SampleVariance: *sample}
@@ -414,7 +394,7 @@ func vigorAgree(e *env, args []string) error {
 			}
 		}
 	}
-	rep, err := vigor.Analyze(ctx, vigor.Input{Split: sp, Humans: rs, Judge: records}, opt)
+	rep, err := vigor.Analyze(ctx, in, opt)
 	if err != nil {
 		return err
 	}
@@ -428,7 +408,7 @@ func vigorAgree(e *env, args []string) error {
 			return err
 		}
 	}
-	switch {
+	switch skipped := len(probs); {
 	case skipped > maxListedWarnings:
 		fmt.Fprintf(e.stderr, "jigbench: vigor: warning: %d judge records left out (the first %d listed above)\n", skipped, maxListedWarnings)
 	case skipped > 0:

@@ -105,17 +105,19 @@ func TestEveryReaderRefusesHostileFiles(t *testing.T) {
 			}
 		}
 	}
+	// placeInstance copies the instance folder and leaves its instance.json to the case.
+	placeInstance := func(dir string) string {
+		copyDir(inst, filepath.Join(dir, "inst"))
+		os.Remove(filepath.Join(dir, "inst", "instance.json"))
+		return filepath.Join(dir, "inst", "instance.json")
+	}
 	readers := []reader{
 		{"generate --image", nil, func(p, dir string) []string {
 			return []string{"generate", "--image", p, "--grid", "4", "--seed", "1", "--out", filepath.Join(dir, "out")}
 		}, nil},
 		{"solve (instance.json)", instJSON, func(p, dir string) []string {
 			return []string{"solve", filepath.Dir(p), "--mode", "shape", "--out", filepath.Join(dir, "answer.json")}
-		}, func(dir string) string {
-			copyDir(inst, filepath.Join(dir, "inst"))
-			os.Remove(filepath.Join(dir, "inst", "instance.json"))
-			return filepath.Join(dir, "inst", "instance.json")
-		}},
+		}, placeInstance},
 		{"score --pred", answers, func(p, dir string) []string {
 			return []string{"score", "--truth", inst, "--pred", "m=" + p}
 		}, func(dir string) string { return filepath.Join(dir, "answers.jsonl") }},
@@ -132,6 +134,15 @@ func TestEveryReaderRefusesHostileFiles(t *testing.T) {
 		{"vigor agree --judge", judgeData, func(p, dir string) []string {
 			return []string{"vigor", "agree", "--split", splitDir, "--humans", ratingsCSV, "--judge", p, "--bootstrap", "0"}
 		}, func(dir string) string { return filepath.Join(dir, "judge.jsonl") }},
+		{"ambiguity (instance.json)", instJSON, func(p, dir string) []string {
+			return []string{"ambiguity", filepath.Dir(p)}
+		}, placeInstance},
+		{"requests (instance.json)", instJSON, func(p, dir string) []string {
+			return []string{"requests", "--truth", filepath.Dir(p), "--out", filepath.Join(dir, "requests.jsonl")}
+		}, placeInstance},
+		{"run --requests", nil, func(p, dir string) []string {
+			return []string{"run", "--requests", p, "--endpoint", "http://127.0.0.1:9", "--out", filepath.Join(dir, "out.jsonl")}
+		}, func(dir string) string { return filepath.Join(dir, "requests.jsonl") }},
 		{"vigor irr --data", irrCSV, func(p, dir string) []string {
 			return []string{"vigor", "irr", "--data", p}
 		}, func(dir string) string { return filepath.Join(dir, "irr.csv") }},

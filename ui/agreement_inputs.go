@@ -199,39 +199,29 @@ func (a *AgreementPane) gather(ctx context.Context, job analysisJob) (vigor.Inpu
 	if err != nil {
 		return vigor.Input{}, nil, err
 	}
-	in := vigor.Input{Split: sp}
-	if len(job.humanFiles) > 0 {
-		if in.Humans, err = vigor.ReadRatingsFiles(job.humanFiles, sp); err != nil {
-			return in, nil, err
-		}
-	}
+	src := vigor.Sources{HumanFiles: job.humanFiles, Judge: job.judgeFiles}
 	if len(job.storeNames) > 0 {
 		store, err := a.ratings.store(job.demo)
 		if err != nil {
-			return in, nil, err
+			return vigor.Input{}, nil, err
 		}
 		for _, n := range job.storeNames {
 			sctx, cancel := context.WithTimeout(ctx, storeTimeout)
 			rs, err := store.List(sctx, vigor.Query{Split: sp.Name, Annotator: n})
 			cancel()
 			if err != nil {
-				return in, nil, err
+				return vigor.Input{}, nil, err
 			}
-			in.Humans = append(in.Humans, rs...)
+			src.Stored = append(src.Stored, rs...)
 		}
 	}
-	var problems []string
-	for _, c := range vigor.Conditions {
-		for k, f := range job.judgeFiles[c] {
-			recs, probs, err := vigor.ReadJudgeFile(f, sp, vigor.JudgeOptions{Condition: c, Fixed: true, Run: k + 1})
-			if err != nil {
-				return in, nil, err
-			}
-			in.Judge = append(in.Judge, recs...)
-			for _, p := range probs {
-				problems = append(problems, p.String())
-			}
-		}
+	in, probs, err := vigor.Gather(sp, src)
+	if err != nil {
+		return in, nil, err
+	}
+	problems := make([]string, len(probs))
+	for i, p := range probs {
+		problems[i] = p.String()
 	}
 	if len(in.Humans) == 0 {
 		return in, problems, errors.New("no human ratings chosen: tick raters in this machine's store or add rating exports")

@@ -16,6 +16,7 @@ import (
 
 	"github.com/jigbench/jigbench/core/render"
 	"github.com/jigbench/jigbench/core/vigor"
+	"github.com/jigbench/jigbench/core/vigor/vigordemo"
 )
 
 // agreementFixture writes a split, three simulated annotators' rating
@@ -102,7 +103,7 @@ func TestAgreementShowsWhatCoreComputes(t *testing.T) {
 	dir, humans, judge := agreementFixture(t)
 	m := agreementWindow(t, openTestStore(t))
 	a := m.agreement
-	if a.shownReport() == nil || a.shownReport().Split != vigor.DemoName {
+	if a.shownReport() == nil || a.shownReport().Split != vigordemo.Name {
 		t.Fatal("the pane did not open on the demo split's report")
 	}
 	a.OpenSplit(dir)

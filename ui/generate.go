@@ -131,7 +131,7 @@ func (g *GeneratePane) View() fyne.CanvasObject {
 	g.seed.OnChanged = func(string) { changed() }
 	newSeed := widget.NewButtonWithIcon("", theme.ViewRefreshIcon(), g.NewSeed)
 	g.style = widget.NewSelect([]string{puzzle.StyleSemicircle, puzzle.StyleClassic}, func(string) { changed() })
-	g.ratio = widget.NewSlider(0.05, 0.33)
+	g.ratio = widget.NewSlider(puzzle.MinTabRatio, puzzle.MaxTabRatio)
 	g.ratio.Step = 0.01
 	g.ratioVal = widget.NewLabel("")
 	g.ratio.OnChanged = func(v float64) {
@@ -234,8 +234,8 @@ func (g *GeneratePane) read() (settings, error) {
 	}
 	size, _ := strconv.Atoi(g.size.Selected)
 	s = settings{grid: n, seed: seed, opt: puzzle.Options{Size: size, TabStyle: g.style.Selected, TabRatio: g.ratio.Value}}
-	if s.opt.TabStyle == puzzle.StyleClassic && s.opt.TabRatio > 0.25 {
-		s.opt.TabRatio = 0.25 // classic knobs are wider; 0.25 is their limit
+	if m := puzzle.MaxTabRatioFor(s.opt.TabStyle); s.opt.TabRatio > m {
+		s.opt.TabRatio = m // classic knobs are wider, so their limit is lower
 	}
 	if g.file != nil && g.source.Selected == fileChoice(g.file) {
 		s.file = g.file

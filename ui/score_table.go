@@ -21,12 +21,22 @@ type scoreTable struct {
 }
 
 // Table columns.
-var scoreColumns = []struct {
+type scoreColumn struct {
 	title string
 	width float32
-}{
+}
+
+var scoreColumns = append([]scoreColumn{
 	{"Model", 190}, {"Grid", 56}, {"Condition", 84}, {"n", 52}, {"Invalid", 64},
-	{"PA", 136}, {"EM", 136}, {"AA", 136}, {"AA directed", 136}, {"SC", 136},
+}, metricColumns()...)
+
+// metricColumns are the metrics' columns, named as in the reports.
+func metricColumns() []scoreColumn {
+	var cols []scoreColumn
+	for _, t := range score.MetricTitles {
+		cols = append(cols, scoreColumn{t, 136})
+	}
+	return cols
 }
 
 const firstMetricColumn = 5
@@ -172,28 +182,11 @@ func (s *ScorePane) buildRows() {
 		grid int
 		cond string
 	}
-	best := map[block][5]float64{}
 	count := map[block]int{}
 	for i := range s.report.Groups {
 		g := &s.report.Groups[i]
-		b := block{g.Grid, g.Condition}
-		row := scoreRow{group: g, grid: g.Grid, cond: g.Condition}
-		cur := best[b]
-		for m := range 5 {
-			if count[b] == 0 || row.metric(m) > cur[m] {
-				cur[m] = row.metric(m)
-			}
-		}
-		best[b] = cur
-		count[b]++
-		s.rows = append(s.rows, row)
-	}
-	for i := range s.rows {
-		r := &s.rows[i]
-		b := block{r.grid, r.cond}
-		for m := range 5 {
-			r.best[m] = count[b] > 1 && r.metric(m) == best[b][m] && r.metric(m) > 0
-		}
+		count[block{g.Grid, g.Condition}]++
+		s.rows = append(s.rows, scoreRow{group: g, grid: g.Grid, cond: g.Condition, best: g.Best})
 	}
 	for b := range count {
 		s.rows = append(s.rows, scoreRow{grid: b.grid, cond: b.cond, baseline: score.BaselineOf(b.grid)})

@@ -203,7 +203,7 @@ func (m *MainWindow) OpenPath(path string) {
 		m.score.AddPredictions(score.ModelName(path), path, puzzle.ConditionShape)
 		return
 	}
-	if filepath.Base(path) == "instance.json" {
+	if filepath.Base(path) == puzzle.InstanceFile {
 		m.Show(paneAblation)
 		m.ablation.Open(filepath.Dir(path))
 		return

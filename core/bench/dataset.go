@@ -16,6 +16,7 @@ import (
 	xdraw "golang.org/x/image/draw"
 
 	"github.com/jigbench/jigbench/core/dataset"
+	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/puzzle"
 	"github.com/jigbench/jigbench/core/render"
 	"github.com/jigbench/jigbench/core/render/demo"
@@ -69,7 +70,7 @@ func Dataset(srcs [][]byte, runs int, dir string) ([]Result, error) {
 	// The floor's inputs: each instance's three images, made once.
 	var sheets [][3]image.Image
 	for i, src := range srcs {
-		if err := os.WriteFile(filepath.Join(images, fmt.Sprintf("src-%02d.jpg", i)), src, 0o644); err != nil {
+		if err := fsutil.WriteFile(filepath.Join(images, fmt.Sprintf("src-%02d.jpg", i)), src); err != nil {
 			return nil, err
 		}
 		s, err := render.DecodeSource("bench.jpg", "bench", src)

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/puzzle"
 	"github.com/jigbench/jigbench/core/score"
 )
@@ -158,7 +159,7 @@ func scoringData(dir string) (*score.TruthSet, string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, "", err
 	}
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+	if err := fsutil.WriteFile(path, b.Bytes()); err != nil {
 		return nil, "", err
 	}
 	return set, path, nil

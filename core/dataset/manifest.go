@@ -1,14 +1,17 @@
 package dataset
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/puzzle"
@@ -60,6 +63,53 @@ func ReadManifest(path string) ([]Entry, error) {
 		out = append(out, e)
 	}
 	return out, nil
+}
+
+// ManifestInstances lists the instance.json files that dir's manifest names,
+// leniently, for scoring: a line needs only "id" or "path" (the instance
+// folder relative to dir, or absolute, or an instance.json itself); lines
+// that are not such an entry are listed in problems and skipped. With no
+// manifest in dir it returns nothing.
+func ManifestInstances(dir string) (files, problems []string) {
+	path := filepath.Join(dir, FileManifest)
+	f, err := fsutil.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, []string{err.Error()}
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		b := bytes.Trim(sc.Bytes(), " \t\r\n")
+		if len(b) == 0 {
+			continue
+		}
+		var e Entry
+		if err := json.Unmarshal(b, &e); err != nil || e.ID == "" && e.Path == "" {
+			problems = append(problems, fmt.Sprintf("%s line %d: not an instance entry (want {\"id\":…,\"path\":…})", FileManifest, line))
+			continue
+		}
+		p := e.Path
+		if p == "" {
+			p = e.ID
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, filepath.FromSlash(p))
+		}
+		if !strings.HasSuffix(p, ".json") {
+			p = filepath.Join(p, puzzle.InstanceFile)
+		}
+		files = append(files, p)
+	}
+	if err := sc.Err(); err != nil {
+		problems = append(problems, fmt.Sprintf("%s line %d: %v", FileManifest, line+1, err))
+	}
+	return files, problems
 }
 
 // datasetFile is dataset.json: the settings every instance follows. It holds
@@ -115,7 +165,7 @@ func claimFolder(out string, c Config) error {
 			}
 		}
 	}
-	return writeAtomic(path, want)
+	return fsutil.WriteFile(path, want)
 }
 
 func describeSettings(f datasetFile) string {
@@ -138,40 +188,11 @@ type shardFile struct {
 
 func shardBase(s Shard) string { return fmt.Sprintf("%d-of-%d", s.Index, s.Count) }
 
-// writeAtomic writes data to path through a temporary file in the same folder.
-func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, fsutil.WithoutPath(err))
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, fsutil.WithoutPath(err))
-	}
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, fsutil.WithoutPath(err))
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, fsutil.WithoutPath(err))
-	}
-	return nil
-}
-
 // isTemp reports whether a folder entry is a leftover of an interrupted
-// write (render.WriteInstanceDir's ".<id>.tmp-…" or writeAtomic's).
+// write (an instance folder's or a file's, fsutil.TempPattern).
 func isTemp(name string) bool {
-	return len(name) > 1 && name[0] == '.' && bytes.Contains([]byte(name), []byte(".tmp-"))
-}
-
-// tempOwner is the file or instance ID a temporary entry belongs to.
-func tempOwner(name string) string {
-	i := bytes.LastIndex([]byte(name), []byte(".tmp-"))
-	return name[1:i]
+	_, ok := fsutil.IsTemp(name)
+	return ok
 }
 
 // checkFinished reports whether dir holds the finished instance e: an

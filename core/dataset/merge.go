@@ -66,12 +66,11 @@ func Merge(ctx context.Context, out string, from []string) (*MergeResult, error)
 	}
 
 	res := &MergeResult{Manifest: filepath.Join(out, FileManifest), Shards: len(parts)}
-	tmp, err := os.CreateTemp(out, "."+FileManifest+".tmp-")
+	tmp, err := fsutil.Create(res.Manifest)
 	if err != nil {
-		return nil, fmt.Errorf("write %s: %w", res.Manifest, fsutil.WithoutPath(err))
+		return nil, err
 	}
-	defer os.Remove(tmp.Name())
-	defer tmp.Close()
+	defer tmp.Close() // a no-op after Commit
 	w := bufio.NewWriterSize(tmp, 64<<10)
 
 	// A k-way merge of the shard manifests, each already in order.
@@ -147,19 +146,10 @@ func Merge(ctx context.Context, out string, from []string) (*MergeResult, error)
 		return a.Grid - b.Grid
 	})
 	if err := w.Flush(); err != nil {
-		return nil, fmt.Errorf("write %s: %w", res.Manifest, fsutil.WithoutPath(err))
-	}
-	if err := tmp.Sync(); err != nil {
 		return nil, err
 	}
-	if err := tmp.Chmod(0o644); err != nil {
+	if err := tmp.Commit(); err != nil {
 		return nil, err
-	}
-	if err := tmp.Close(); err != nil {
-		return nil, fmt.Errorf("write %s: %w", res.Manifest, fsutil.WithoutPath(err))
-	}
-	if err := os.Rename(tmp.Name(), res.Manifest); err != nil {
-		return nil, fmt.Errorf("write %s: %w", res.Manifest, fsutil.WithoutPath(err))
 	}
 	// The merged manifest is in place: the shard files in out have served.
 	for _, p := range parts {
@@ -305,7 +295,7 @@ func writeAtomicIfChanged(path string, data []byte) error {
 	if have, err := os.ReadFile(path); err == nil && bytes.Equal(have, data) {
 		return nil
 	}
-	return writeAtomic(path, data)
+	return fsutil.WriteFile(path, data)
 }
 
 type lineItem struct {

@@ -102,12 +102,11 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 	}
 	r.report()
 
-	tmp, err := os.CreateTemp(manifestDir, "."+manifestName+".tmp-")
+	tmp, err := fsutil.Create(res.Manifest)
 	if err != nil {
-		return nil, fmt.Errorf("write %s: %w", res.Manifest, fsutil.WithoutPath(err))
+		return nil, err
 	}
-	defer os.Remove(tmp.Name()) // a no-op after the rename
-	defer tmp.Close()
+	defer tmp.Close() // a no-op after Commit
 	w := bufio.NewWriterSize(tmp, 64<<10)
 
 	go r.dispatch(plan.sources)
@@ -164,19 +163,10 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 		return a.Grid - b.Grid
 	})
 	if err := w.Flush(); err != nil {
-		return res, fmt.Errorf("write %s: %w", res.Manifest, fsutil.WithoutPath(err))
-	}
-	if err := tmp.Sync(); err != nil {
-		return res, fmt.Errorf("write %s: %w", res.Manifest, fsutil.WithoutPath(err))
-	}
-	if err := tmp.Chmod(0o644); err != nil {
 		return res, err
 	}
-	if err := tmp.Close(); err != nil {
-		return res, fmt.Errorf("write %s: %w", res.Manifest, fsutil.WithoutPath(err))
-	}
-	if err := os.Rename(tmp.Name(), res.Manifest); err != nil {
-		return res, fmt.Errorf("write %s: %w", res.Manifest, fsutil.WithoutPath(err))
+	if err := tmp.Commit(); err != nil {
+		return res, err
 	}
 	if c.Shard.Sharded() {
 		sf := shardFile{
@@ -187,7 +177,7 @@ func Run(ctx context.Context, c Config) (*Result, error) {
 		if sf.Skipped == nil {
 			sf.Skipped = []Issue{}
 		}
-		if err := writeAtomic(filepath.Join(manifestDir, shardBase(c.Shard)+".json"), marshalIndent(sf)); err != nil {
+		if err := fsutil.WriteFile(filepath.Join(manifestDir, shardBase(c.Shard)+".json"), marshalIndent(sf)); err != nil {
 			return res, err
 		}
 	}
@@ -561,10 +551,10 @@ func removeLeftovers(c Config, plan *Plan, manifestDir string) error {
 		return fmt.Errorf("read %s: %w", c.Out, fsutil.WithoutPath(err))
 	}
 	for _, e := range entries {
-		if !isTemp(e.Name()) {
+		owner, ok := fsutil.IsTemp(e.Name())
+		if !ok {
 			continue
 		}
-		owner := tempOwner(e.Name())
 		m := instanceIDPattern.FindStringSubmatch(owner)
 		if (m != nil && mine[m[1]]) || (owner == FileManifest && !c.Shard.Sharded()) ||
 			(owner == FileDataset && !c.Shard.Sharded()) {
@@ -580,7 +570,7 @@ func removeLeftovers(c Config, plan *Plan, manifestDir string) error {
 		}
 		base := shardBase(c.Shard)
 		for _, e := range entries {
-			if isTemp(e.Name()) && strings.HasPrefix(tempOwner(e.Name()), base+".") {
+			if owner, ok := fsutil.IsTemp(e.Name()); ok && strings.HasPrefix(owner, base+".") {
 				os.Remove(filepath.Join(manifestDir, e.Name()))
 			}
 		}

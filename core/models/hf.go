@@ -134,9 +134,10 @@ func ExportHF(ctx context.Context, truth, out string, opt HFOptions) ([]HFSplit,
 func writeSplit(ctx context.Context, dataDir, split string, items []Item, conds []string, opt HFOptions, rowDone func()) (HFSplit, error) {
 	sp := HFSplit{Name: split}
 	var files []*fsutil.File
+	var sizes []*countingWriter // each file's bytes
 	abort := func() {
 		for _, f := range files {
-			f.Abort()
+			f.Close()
 		}
 	}
 	var w *parquet.GenericWriter[hfRow]
@@ -166,6 +167,7 @@ func writeSplit(ctx context.Context, dataDir, split string, items []Item, conds 
 			}
 			files = append(files, f)
 			cw = &countingWriter{f: f}
+			sizes = append(sizes, cw)
 			w = parquet.NewGenericWriter[hfRow](cw,
 				parquet.KeyValueMetadata("huggingface", hfMetadata()),
 				// Without these, parquet-go keeps whole images as page
@@ -213,10 +215,7 @@ func writeSplit(ctx context.Context, dataDir, split string, items []Item, conds 
 	old, _ := filepath.Glob(filepath.Join(dataDir, split+"-*-of-*.parquet"))
 	for i, f := range files {
 		name := fmt.Sprintf("%s-%05d-of-%05d.parquet", split, i, len(files))
-		fi, err := f.Stat()
-		if err == nil {
-			sp.Bytes += fi.Size()
-		}
+		sp.Bytes += sizes[i].n
 		// fsutil.Create named the temporary file after its own target; move
 		// the finished file to its final name.
 		if err := f.Commit(); err != nil {

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/jigbench/jigbench/core/dataset"
+	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/puzzle"
 	"github.com/jigbench/jigbench/core/render"
 )
@@ -134,8 +135,11 @@ func SplitPrompt(text string) (system, user string) {
 	return strings.TrimSpace(first[len(label):]), strings.TrimLeft(rest, "\n")
 }
 
+// maxPromptBytes bounds a prompt file; jigbench's are a few KB.
+const maxPromptBytes = 1 << 20
+
 func readPrompt(it *Item, condition string) (system, user string, err error) {
-	b, err := os.ReadFile(it.PromptPath(condition))
+	b, err := fsutil.ReadFile(it.PromptPath(condition), maxPromptBytes)
 	if err != nil {
 		return "", "", fmt.Errorf("instance %s: cannot read its %s prompt: %v", it.ID, condition, err)
 	}

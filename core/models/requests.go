@@ -7,11 +7,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/jigbench/jigbench/core/batch"
+	"github.com/jigbench/jigbench/core/fsutil"
+	"github.com/jigbench/jigbench/core/render"
 )
 
 // RequestOptions shape the chat-completions requests.
@@ -86,7 +87,7 @@ func WriteRequests(ctx context.Context, w io.Writer, items []Item, opt RequestOp
 
 // dataURI appends a PNG file as a base64 data URI to dst.
 func dataURI(dst []byte, path string) ([]byte, error) {
-	data, err := os.ReadFile(path)
+	data, err := fsutil.ReadFile(path, render.MaxSourceBytes)
 	if err != nil {
 		return dst, fmt.Errorf("cannot read its sheet: %v", err)
 	}

@@ -111,9 +111,9 @@ func Run(ctx context.Context, opt RunOptions) (RunProgress, error) {
 		return RunProgress{}, fmt.Errorf("cannot open %s: %v", opt.Out, fsutil.WithoutPath(err))
 	}
 	defer out.Close()
-	reqFile, err := os.Open(opt.Requests)
+	reqFile, err := fsutil.Open(opt.Requests)
 	if err != nil {
-		return RunProgress{}, fmt.Errorf("cannot open %s: %v", opt.Requests, fsutil.WithoutPath(err))
+		return RunProgress{}, err
 	}
 	defer reqFile.Close()
 
@@ -456,9 +456,9 @@ func (w *lineWriter) close() error {
 // indexRequests finds each request line's custom_id and place, refusing a
 // file with a custom_id twice.
 func indexRequests(path string) ([]requestRef, error) {
-	f, err := os.Open(path)
+	f, err := fsutil.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("cannot open %s: %v", path, fsutil.WithoutPath(err))
+		return nil, err
 	}
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 1<<20)

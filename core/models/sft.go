@@ -8,11 +8,11 @@ import (
 	"io"
 	"maps"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/puzzle"
 	"github.com/jigbench/jigbench/core/render"
 	"github.com/jigbench/jigbench/core/score"
@@ -231,11 +231,14 @@ func sftLine(it *Item, outDir string, opt SFTOptions) ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
+// maxReportBytes bounds a score report read for its accuracies.
+const maxReportBytes = 256 << 20
+
 // ReadReport reads a score report written by `jigbench score --json`.
 func ReadReport(path string) (*score.Report, error) {
-	data, err := os.ReadFile(path)
+	data, err := fsutil.ReadFile(path, maxReportBytes)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read the report %s: %v", path, err)
+		return nil, fmt.Errorf("cannot read the report: %v", err)
 	}
 	var rep score.Report
 	if err := json.Unmarshal(data, &rep); err != nil || rep.Format != score.ReportFormat {

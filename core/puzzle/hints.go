@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/jigbench/jigbench/core/rng"
 )
 
 // Hints are what the prompt tells a model beyond the sheet, for the hint
@@ -39,7 +41,7 @@ func drawReveal(r *rand.Rand, m, k int) []int {
 		ids[i] = i
 	}
 	for i := range k {
-		j := i + int(drawBelow(r, uint64(m-i)))
+		j := i + int(rng.Below(r, uint64(m-i)))
 		ids[i], ids[j] = ids[j], ids[i]
 	}
 	out := ids[:k:k]
@@ -73,7 +75,7 @@ func (p *Puzzle) GroupBySimilarity(features [][]float64) error {
 func kmeans(r *rand.Rand, x [][]float64, k int) []int {
 	m := len(x)
 	k = min(k, m)
-	centres := [][]float64{slices.Clone(x[drawBelow(r, uint64(m))])}
+	centres := [][]float64{slices.Clone(x[rng.Below(r, uint64(m))])}
 	// k-means++: each further centre is a point drawn with probability
 	// proportional to its squared distance from the nearest centre so far,
 	// walking the points in ID order.

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/jigbench/jigbench/core/rng"
 )
 
 func hinted(t *testing.T, reveal int, similarity bool) *Puzzle {
@@ -39,14 +41,14 @@ func TestRevealDrawOrder(t *testing.T) {
 		drawPolarity(r)
 	}
 	for i := 15; i > 0; i-- {
-		drawBelow(r, uint64(i+1))
+		rng.Below(r, uint64(i+1))
 	}
 	ids := make([]int, 16)
 	for i := range ids {
 		ids[i] = i
 	}
 	for i := range 5 {
-		j := i + int(drawBelow(r, uint64(16-i)))
+		j := i + int(rng.Below(r, uint64(16-i)))
 		ids[i], ids[j] = ids[j], ids[i]
 	}
 	want := slices.Sorted(slices.Values(ids[:5]))

@@ -21,7 +21,7 @@ const InstanceFormat = "jigbench.instance/v1"
 // about 1 MB.
 const maxInstanceBytes = 32 << 20
 
-// Instance is the content of instance.json (jigshape.md §2). Row, Col, Sides,
+// Instance is the content of instance.json (docs/formats.md, "The instance file"). Row, Col, Sides,
 // Edges and Solution are the answer; a solver sees only PublicInstance.
 type Instance struct {
 	Format   string      `json:"format"`

@@ -44,14 +44,22 @@ func DefaultOptions() Options {
 	return Options{Size: 1024, TabStyle: StyleSemicircle, TabRatio: 0.2}
 }
 
-// maxTabRatio keeps neighbouring tabs of one cell from overlapping: two
-// half-disks on adjacent sides of a square cell touch at R = m/(2√2) ≈ 0.354m;
-// the classic knob is wider than it is tall, so it gets less room.
-func maxTabRatio(style string) float64 {
+// The tab ratio's range. MaxTabRatio keeps neighbouring tabs of one cell
+// from overlapping: two half-disks on adjacent sides of a square cell touch
+// at R = m/(2√2) ≈ 0.354m; the classic knob is wider than it is tall, so it
+// gets less room (MaxClassicTabRatio).
+const (
+	MinTabRatio        = 0.05
+	MaxTabRatio        = 0.33
+	MaxClassicTabRatio = 0.25
+)
+
+// MaxTabRatioFor is the largest tab ratio of a tab style.
+func MaxTabRatioFor(style string) float64 {
 	if style == StyleClassic {
-		return 0.25
+		return MaxClassicTabRatio
 	}
-	return 0.33
+	return MaxTabRatio
 }
 
 // Validate reports the first setting out of range.
@@ -64,8 +72,8 @@ func (o Options) Validate() error {
 	if o.Size < 64 || o.Size > 8192 {
 		return fmt.Errorf("size %d is outside 64–8192 px", o.Size)
 	}
-	if math.IsNaN(o.TabRatio) || o.TabRatio < 0.05 || o.TabRatio > maxTabRatio(o.TabStyle) {
-		return fmt.Errorf("tab ratio %g is outside 0.05–%g for %s tabs", o.TabRatio, maxTabRatio(o.TabStyle), o.TabStyle)
+	if math.IsNaN(o.TabRatio) || o.TabRatio < MinTabRatio || o.TabRatio > MaxTabRatioFor(o.TabStyle) {
+		return fmt.Errorf("tab ratio %g is outside %g–%g for %s tabs", o.TabRatio, MinTabRatio, MaxTabRatioFor(o.TabStyle), o.TabStyle)
 	}
 	switch {
 	case o.Hints != "" && o.Hints != HintsSimilarity:

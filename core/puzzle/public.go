@@ -7,15 +7,15 @@ import (
 	"github.com/jigbench/jigbench/core/fsutil"
 )
 
-// PublicInstance is what a solver may read of an instance (jigshape.md §2):
-// the ID, grid, options, piece size and tab radius, the sheet layout, each
-// piece ID's slot, and the hints the prompt states (revealed cells are part
-// of the answer, but given away; docs/ambiguity-and-hints.md). It has no
-// other field for the answer — no rows, columns, sides, edges or solution,
-// and neither the seed nor the source hash, which together would regenerate
-// the permutation (New) — and ReadPublicInstance decodes instance.json into
-// a structure that lacks them, so a solver holding a PublicInstance cannot
-// reach the rest of the answer.
+// PublicInstance is what a solver may read of an instance (docs/formats.md,
+// "The instance file"): the ID, grid, options, piece size and tab radius, the
+// sheet layout, each piece ID's slot, and the hints the prompt states
+// (revealed cells are part of the answer, but given away;
+// docs/ambiguity-and-hints.md). It has no other field for the answer — no
+// rows, columns, sides, edges or solution, and neither the seed nor the
+// source hash, which together would regenerate the permutation (New) — and
+// ReadPublicInstance decodes instance.json into a structure that lacks them,
+// so a solver holding a PublicInstance cannot reach the rest of the answer.
 type PublicInstance struct {
 	Format  string
 	ID      string

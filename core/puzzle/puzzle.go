@@ -4,8 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
-	"math/bits"
 	"math/rand/v2"
+
+	"github.com/jigbench/jigbench/core/rng"
 )
 
 // Side is the shape of one side of a piece.
@@ -164,19 +165,6 @@ func drawPolarity(r *rand.Rand) int {
 	return -1
 }
 
-// drawBelow returns a uniform integer in [0, n) by Lemire's multiply-and-reject
-// method, written out so the sequence never depends on a library's choice.
-func drawBelow(r *rand.Rand, n uint64) uint64 {
-	hi, lo := bits.Mul64(r.Uint64(), n)
-	if lo < n {
-		threshold := -n % n
-		for lo < threshold {
-			hi, lo = bits.Mul64(r.Uint64(), n)
-		}
-	}
-	return hi
-}
-
 // drawUnit returns a uniform float64 in [0, 1) from the top 53 bits.
 func drawUnit(r *rand.Rand) float64 {
 	return float64(r.Uint64()>>11) * 0x1p-53
@@ -187,7 +175,7 @@ func drawUnit(r *rand.Rand) float64 {
 // Draw order from NewRNG: horizontal polarities row-major, vertical
 // polarities row-major, per-edge jitter (classic tabs only, six draws per edge
 // in the same edge order), then the ID permutation by Fisher–Yates
-// (i from N²-1 down to 1, swap i with drawBelow(i+1)), then — only with
+// (i from N²-1 down to 1, swap i with rng.Below(i+1)), then — only with
 // hints — the revealed pieces (drawReveal) and the similarity seeding
 // (GroupBySimilarity), so an instance without hints draws exactly as before.
 func New(n int, seed uint64, source [32]byte, width, height int, opt Options) (*Puzzle, error) {
@@ -247,7 +235,7 @@ func New(n int, seed uint64, source [32]byte, width, height int, opt Options) (*
 		p.IDAt[i] = i
 	}
 	for i := m - 1; i > 0; i-- {
-		j := int(drawBelow(r, uint64(i+1)))
+		j := int(rng.Below(r, uint64(i+1)))
 		p.IDAt[i], p.IDAt[j] = p.IDAt[j], p.IDAt[i]
 	}
 	p.CellOf = make([]Cell, m)

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/jigbench/jigbench/core/rng"
 )
 
 func mustNew(t testing.TB, n int, seed uint64, opt Options) *Puzzle {
@@ -116,7 +118,7 @@ func TestDocumentedDrawOrder(t *testing.T) {
 			ids[i] = i
 		}
 		for i := n*n - 1; i > 0; i-- {
-			j := int(drawBelow(r, uint64(i+1)))
+			j := int(rng.Below(r, uint64(i+1)))
 			ids[i], ids[j] = ids[j], ids[i]
 		}
 		if !reflect.DeepEqual(ids, p.IDAt) {
@@ -130,7 +132,7 @@ func TestDrawBelowIsUniform(t *testing.T) {
 	counts := make([]int, 7)
 	const draws = 70000
 	for range draws {
-		counts[drawBelow(r, 7)]++
+		counts[rng.Below(r, 7)]++
 	}
 	for v, c := range counts {
 		if c < draws/7-600 || c > draws/7+600 { // ±6σ

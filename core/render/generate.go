@@ -62,9 +62,9 @@ func GenerateFrom(src *Source, prep *Prepared, n int, seed uint64, opt puzzle.Op
 	}, nil
 }
 
-// Instance file names (jigshape.md §2).
+// Instance file names (docs/formats.md, "The instance file").
 const (
-	FileInstance   = "instance.json"
+	FileInstance   = puzzle.InstanceFile
 	FileShape      = "shape.png"
 	FileRect       = "rect.png"
 	FileSolved     = "solved.png"
@@ -123,7 +123,7 @@ func WriteInstanceDir(out, id string, files map[string][]byte) (string, error) {
 		return "", fmt.Errorf("create output folder: %w", fsutil.WithoutPath(err))
 	}
 	final := filepath.Join(out, id)
-	tmp, err := os.MkdirTemp(out, "."+id+".tmp-")
+	tmp, err := os.MkdirTemp(out, fsutil.TempPattern(id))
 	if err != nil {
 		return "", fmt.Errorf("write into %s: %w", out, fsutil.WithoutPath(err))
 	}

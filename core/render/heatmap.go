@@ -1,7 +1,6 @@
 package render
 
 import (
-	"fmt"
 	"image"
 	"image/color"
 	"image/draw"
@@ -14,8 +13,6 @@ import (
 	"golang.org/x/image/font/gofont/goregular"
 	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/math/fixed"
-
-	"github.com/jigbench/jigbench/core/score"
 )
 
 // Text is set in the Go fonts (golang.org/x/image/font/gofont), parsed once;
@@ -129,17 +126,29 @@ type HeatmapOptions struct {
 // heatmapMargin surrounds a heatmap picture.
 const heatmapMargin = 24
 
+// HeatmapChart is what Heatmap draws, as words and plain rates in [0, 1];
+// *score.Heatmap is one. A nil Horizontal means whole cells (PA); otherwise
+// Horizontal[r][c] is the edge between (r, c) and (r, c+1) and Vertical[r][c]
+// the one between (r, c) and (r+1, c).
+type HeatmapChart interface {
+	// HeatmapText is the title, a subtitle and a line saying what a cell or
+	// bar shows (empty: none).
+	HeatmapText() (title, subtitle, legend string)
+	HeatmapRates() (grid int, cells []float64, horizontal, vertical [][]float64)
+}
+
 type heatmapGeometry struct {
 	cell   int
 	origin image.Point // top-left corner of cell (0, 0)
 	axisF  font.Face
 }
 
-func heatmapGrid(h *score.Heatmap, o HeatmapOptions, fs faces) heatmapGeometry {
-	n := max(h.Grid, 1)
+func heatmapGrid(h HeatmapChart, o HeatmapOptions, fs faces) heatmapGeometry {
+	grid, _, horizontal, _ := h.HeatmapRates()
+	n := max(grid, 1)
 	cell := o.CellSize
 	if cell <= 0 {
-		cell = HeatmapCellSize(n, h.Metric)
+		cell = HeatmapCellSize(n, horizontal != nil)
 	}
 	axisF := fs.face(min(13, max(9, cell/3)), false)
 	axisW := textWidth(axisF, strconv.Itoa(n-1)) + 8
@@ -154,16 +163,17 @@ func heatmapGrid(h *score.Heatmap, o HeatmapOptions, fs faces) heatmapGeometry {
 // HeatmapGrid is where Heatmap draws the grid: cell (r, c) covers
 // origin + (c·cell, r·cell) to one cell further. A GUI maps the pointer to
 // cells with it.
-func HeatmapGrid(h *score.Heatmap, o HeatmapOptions) (origin image.Point, cell int) {
+func HeatmapGrid(h HeatmapChart, o HeatmapOptions) (origin image.Point, cell int) {
 	g := heatmapGrid(h, o, faces{})
 	return g.origin, g.cell
 }
 
-// HeatmapCellSize is the automatic cell size for an N×N heatmap.
-func HeatmapCellSize(n int, metric score.HeatmapMetric) int {
+// HeatmapCellSize is the automatic cell size for an N×N heatmap, with or
+// without edge bars.
+func HeatmapCellSize(n int, edges bool) int {
 	c := 640 / max(n, 1)
 	switch {
-	case n <= 16 && metric == score.HeatmapPA:
+	case n <= 16 && !edges:
 		c = max(c, 44)
 	case n <= 16:
 		c = max(c, 52) // tiles and bars need a little more room
@@ -190,27 +200,20 @@ func formatRate(v float64, short bool) string {
 // coloured by the mean of its edges, and each edge as a bar between the two
 // cell centres coloured by that edge's rate, visible between the tiles.
 // Values are printed where they fit.
-func Heatmap(h *score.Heatmap, o HeatmapOptions) *image.RGBA {
-	n := max(h.Grid, 1)
+func Heatmap(h HeatmapChart, o HeatmapOptions) *image.RGBA {
+	grid, cells, horizontal, vertical := h.HeatmapRates()
+	n := max(grid, 1)
 	fs := faces{}
 	titleF, subF, smallF := fs.face(20, true), fs.face(14, false), fs.face(12, false)
-	edges := h.Horizontal != nil
+	edges := horizontal != nil
 	g := heatmapGrid(h, o, fs)
 	cell, axisF := g.cell, g.axisF
 	const margin = heatmapMargin
 	axisW := g.origin.X - margin
-	lines := []string{
-		fmt.Sprintf("%s — %s", h.Metric.Title(), h.Model),
-		fmt.Sprintf("%d×%d · %s condition · %d instances (%d invalid, scored 0) · mean %s",
-			n, n, h.Condition, h.Instances, h.Invalid, formatRate(h.Mean, false)),
-	}
-	switch h.Metric {
-	case score.HeatmapPA:
-		lines = append(lines, "cell: fraction of instances whose piece belonging there was placed there")
-	case score.HeatmapAA:
-		lines = append(lines, "bar: how often that true adjacency was kept (pieces predicted side by side, either way); tile: mean of its bars")
-	case score.HeatmapSC:
-		lines = append(lines, "bar: how often that pair of predicted cells held interlocking pieces (tab meets blank); tile: mean of its bars")
+	title, subtitle, legend := h.HeatmapText()
+	lines := []string{title, subtitle}
+	if legend != "" {
+		lines = append(lines, legend)
 	}
 	gridX, gridY := g.origin.X, g.origin.Y
 	gridW := n * cell
@@ -265,7 +268,7 @@ func Heatmap(h *score.Heatmap, o HeatmapOptions) *image.RGBA {
 		valF := fs.face(min(22, max(9, cell*7/25)), false)
 		for r := range n {
 			for c := range n {
-				v := h.Cells[r*n+c]
+				v := cells[r*n+c]
 				col := Viridis(v)
 				cr := cellRect(r, c)
 				fillRect(img, image.Rect(cr.Min.X+gap, cr.Min.Y+gap, cr.Max.X, cr.Max.Y), col)
@@ -275,7 +278,7 @@ func Heatmap(h *score.Heatmap, o HeatmapOptions) *image.RGBA {
 			}
 		}
 	} else {
-		drawEdgeHeatmap(img, h, fs, cellRect, cell)
+		drawEdgeHeatmap(img, heatmapRates{n, cells, horizontal, vertical}, fs, cellRect, cell)
 	}
 	strokeRect(img, image.Rect(gridX-1, gridY-1, gridX+gridW+1, gridY+gridW+1), 1, heatFrame)
 
@@ -295,9 +298,16 @@ func Heatmap(h *score.Heatmap, o HeatmapOptions) *image.RGBA {
 	return img
 }
 
+// heatmapRates are a HeatmapChart's numbers.
+type heatmapRates struct {
+	grid                 int
+	cells                []float64
+	horizontal, vertical [][]float64
+}
+
 // drawEdgeHeatmap draws AA or SC: bars for edges, tiles for cell means.
-func drawEdgeHeatmap(img *image.RGBA, h *score.Heatmap, fs faces, cellRect func(r, c int) image.Rectangle, cell int) {
-	n := h.Grid
+func drawEdgeHeatmap(img *image.RGBA, h heatmapRates, fs faces, cellRect func(r, c int) image.Rectangle, cell int) {
+	n := h.grid
 	inset := max(2, int(math.Round(0.22*float64(cell))))
 	thick := max(3, int(math.Round(0.34*float64(cell))))
 	outline := color.RGBA{90, 90, 90, 0xFF}
@@ -314,13 +324,13 @@ func drawEdgeHeatmap(img *image.RGBA, h *score.Heatmap, fs faces, cellRect func(
 	for r := range n {
 		for c := range n - 1 {
 			a, b := centre(r, c), centre(r, c+1)
-			bars = append(bars, bar{image.Rect(a.X, a.Y-thick/2, b.X, a.Y-thick/2+thick), h.Horizontal[r][c]})
+			bars = append(bars, bar{image.Rect(a.X, a.Y-thick/2, b.X, a.Y-thick/2+thick), h.horizontal[r][c]})
 		}
 	}
 	for r := range n - 1 {
 		for c := range n {
 			a, b := centre(r, c), centre(r+1, c)
-			bars = append(bars, bar{image.Rect(a.X-thick/2, a.Y, a.X-thick/2+thick, b.Y), h.Vertical[r][c]})
+			bars = append(bars, bar{image.Rect(a.X-thick/2, a.Y, a.X-thick/2+thick, b.Y), h.vertical[r][c]})
 		}
 	}
 	for _, b := range bars {
@@ -331,10 +341,10 @@ func drawEdgeHeatmap(img *image.RGBA, h *score.Heatmap, fs faces, cellRect func(
 	for r := range n {
 		for c := range n {
 			cr := cellRect(r, c).Inset(inset)
-			col := Viridis(h.Cells[r*n+c])
+			col := Viridis(h.cells[r*n+c])
 			fillRect(img, cr.Inset(-1), outline)
 			fillRect(img, cr, col)
-			s := formatRate(h.Cells[r*n+c], cr.Dx() < 44)
+			s := formatRate(h.cells[r*n+c], cr.Dx() < 44)
 			if cr.Dx() >= 20 && textWidth(valF, s)+4 <= cr.Dx() {
 				drawTextCentred(img, valF, (cr.Min.X+cr.Max.X)/2, (cr.Min.Y+cr.Max.Y)/2, s, inkOn(col))
 			}

@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/jigbench/jigbench/core/puzzle"
+	"github.com/jigbench/jigbench/core/rng"
 )
 
 // Paired differences (docs/analysis.md §1): the shape ablation, shape − rect
@@ -284,7 +285,7 @@ func bootstrapMeans(cols [][]float64, opt BootstrapOptions, stream uint64) []Int
 		return out
 	}
 	n := uint64(len(cols[0]))
-	rng := rand.NewPCG(opt.Seed, stream)
+	src := rand.NewPCG(opt.Seed, stream)
 	means := make([][]float64, len(cols))
 	for j := range means {
 		means[j] = make([]float64, opt.Replicates)
@@ -293,7 +294,7 @@ func bootstrapMeans(cols [][]float64, opt BootstrapOptions, stream uint64) []Int
 	for rep := range opt.Replicates {
 		clear(sums)
 		for range n {
-			i := below(rng, n)
+			i := rng.Below(src, n)
 			for j, c := range cols {
 				sums[j] += c[i]
 			}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/jigbench/jigbench/core/puzzle"
+	"github.com/jigbench/jigbench/core/rng"
 )
 
 func TestSignFlipExactByHand(t *testing.T) {
@@ -113,12 +114,12 @@ func checkBootstrap(t *testing.T, d []float64) {
 	opt := BootstrapOptions{Replicates: 4000, Seed: 9}
 	got := bootstrapMeans([][]float64{d, {1, 1, 1, 1}}, opt, 77)
 
-	rng := rand.NewPCG(9, 77)
+	src := rand.NewPCG(9, 77)
 	means := make([]float64, 4000)
 	for r := range means {
 		s := 0.0
 		for range 4 {
-			s += d[below(rng, 4)]
+			s += d[rng.Below(src, 4)]
 		}
 		means[r] = s / 4
 	}

@@ -5,11 +5,12 @@ import (
 	"context"
 	"hash/fnv"
 	"math"
-	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"strconv"
 	"sync/atomic"
+
+	"github.com/jigbench/jigbench/core/rng"
 )
 
 // Interval is a confidence interval [low, high].
@@ -60,6 +61,40 @@ type Group struct {
 	// same names (groupextras.go); nil when no instance has them.
 	PAExchangeable *Estimate       `json:"pa_exchangeable,omitempty"`
 	Remaining      *RemainingGroup `json:"remaining,omitempty"`
+	// Best marks, per metric in MetricTitles order, the best model of its
+	// grid and condition (see markBest); not part of the JSON report.
+	Best [5]bool `json:"-"`
+}
+
+// markBest sets Best: per metric, the groups with the highest mean among
+// the groups of the same grid and condition, where there are at least two
+// and the mean is above 0.
+func markBest(groups []Group) {
+	type block struct {
+		grid int
+		cond string
+	}
+	best := map[block][5]float64{}
+	count := map[block]int{}
+	for _, g := range groups {
+		b := block{g.Grid, g.Condition}
+		cur, v := best[b], metricVector(g.Metrics)
+		for m := range v {
+			if count[b] == 0 || v[m] > cur[m] {
+				cur[m] = v[m]
+			}
+		}
+		best[b] = cur
+		count[b]++
+	}
+	for i := range groups {
+		g := &groups[i]
+		b := block{g.Grid, g.Condition}
+		v := metricVector(g.Metrics)
+		for m := range v {
+			g.Best[m] = count[b] > 1 && v[m] == best[b][m] && v[m] > 0
+		}
+	}
 }
 
 // BootstrapOptions control the percentile bootstrap over instances.
@@ -159,13 +194,13 @@ func Aggregate(ctx context.Context, scores []InstanceScore, opt BootstrapOptions
 	err := parallel(ctx, len(keys)*chunks, func(t int) {
 		gi, c := t/chunks, t%chunks
 		k := keys[gi]
-		rng := rand.NewPCG(opt.Seed, groupStream(k.model, k.grid, k.condition)+uint64(c))
+		pcg := rand.NewPCG(opt.Seed, groupStream(k.model, k.grid, k.condition)+uint64(c))
 		vals := values[gi]
 		n := uint64(len(vals))
 		for rep := c * replicateChunk; rep < min((c+1)*replicateChunk, opt.Replicates); rep++ {
 			var sum [5]float64
 			for range n {
-				v := &vals[below(rng, n)]
+				v := &vals[rng.Below(pcg, n)]
 				sum[0] += v[0]
 				sum[1] += v[1]
 				sum[2] += v[2]
@@ -220,19 +255,6 @@ func groupStream(model string, grid int, condition string) uint64 {
 	h.Write([]byte{0})
 	h.Write([]byte(condition))
 	return h.Sum64()
-}
-
-// below returns a uniform integer in [0, n) (Lemire), written out so the
-// sequence never depends on a library's choice.
-func below(r *rand.PCG, n uint64) uint64 {
-	hi, lo := bits.Mul64(r.Uint64(), n)
-	if lo < n {
-		threshold := -n % n
-		for lo < threshold {
-			hi, lo = bits.Mul64(r.Uint64(), n)
-		}
-	}
-	return hi
 }
 
 // quantile of sorted x at q in [0, 1], interpolating linearly between order

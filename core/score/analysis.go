@@ -139,7 +139,7 @@ func (r *Report) writeAnalysesTable(bw *bufio.Writer) {
 					l, row.counts = [4]string{}, ""
 				}
 				fmt.Fprintf(bw, "%-*s %6s %*s %5s %9s %-6s %8s %20s %8s\n", width, clip(l[0], width), l[1], condW, l[2], l[3], row.counts,
-					metricTitles[m], ppSigned(t.Diff), "["+ppSigned(t.CI[0])+", "+ppSigned(t.CI[1])+"]", formatP(t.P))
+					MetricTitles[m], ppSigned(t.Diff), "["+ppSigned(t.CI[0])+", "+ppSigned(t.CI[1])+"]", formatP(t.P))
 			}
 		}
 	}
@@ -175,11 +175,11 @@ func (r *Report) writeAnalysesMarkdown(bw *bufio.Writer) {
 		}
 		fmt.Fprintf(bw, "\n## %s\n\n%s Differences in percentage points; brackets: %g%% paired bootstrap interval (resampling pairs); p: two-sided sign-flip permutation test.\n\n", title, intro, level)
 		fmt.Fprintf(bw, "| %s | grid | condition | pairs | %s |", who, only)
-		for _, t := range metricTitles {
+		for _, t := range MetricTitles {
 			fmt.Fprintf(bw, " Δ%s | p |", t)
 		}
 		fmt.Fprintf(bw, "\n|---|---|---|--:|--:|")
-		for range metricTitles {
+		for range MetricTitles {
 			fmt.Fprintf(bw, "--:|--:|")
 		}
 		fmt.Fprintln(bw)

@@ -378,18 +378,7 @@ func envelopeField(p *jparser, k int32) field {
 		return fieldOther
 	}
 	var buf [24]byte
-	n := 0
-	for _, c := range b {
-		switch {
-		case c == '_' || c == '-' || c == ' ':
-			continue
-		case c >= 'A' && c <= 'Z':
-			c += 'a' - 'A'
-		}
-		buf[n] = c
-		n++
-	}
-	return envelopeFields[string(buf[:n])]
+	return envelopeFields[string(foldKey(&buf, b))]
 }
 
 // readJSONL reads one answer a line. A line that is not valid JSON makes its

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,7 +25,7 @@ import (
 // before rect) and ignores src.Condition; any other source gives the one set
 // of LoadAnswers.
 func LoadSources(ctx context.Context, src Source, truth *TruthSet, progress Progress) ([]*AnswerSet, error) {
-	f, err := os.Open(src.Path)
+	f, err := fsutil.Open(src.Path)
 	if err != nil {
 		set, err := LoadAnswers(ctx, src, truth, progress)
 		return []*AnswerSet{set}, err

@@ -167,6 +167,7 @@ func EvaluateSets(ctx context.Context, truth *TruthSet, sets []*AnswerSet, opt O
 	if err != nil {
 		return nil, err
 	}
+	markBest(groups)
 	rep.Groups = groups
 	rep.Usage = usageGroups(truth, sets)
 	rep.Bootstrap = opt.Bootstrap.withDefaults()

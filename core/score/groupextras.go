@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/jigbench/jigbench/core/rng"
 )
 
 // Estimate is a group mean with its bootstrap interval, over the N
@@ -89,12 +91,12 @@ func bootstrapRowMeans(ctx context.Context, vals [][]float64, opt BootstrapOptio
 	}
 	chunks := (opt.Replicates + replicateChunk - 1) / replicateChunk
 	err = parallel(ctx, chunks, func(c int) {
-		rng := rand.NewPCG(opt.Seed, stream+uint64(c))
+		src := rand.NewPCG(opt.Seed, stream+uint64(c))
 		sum := make([]float64, width)
 		for rep := c * replicateChunk; rep < min((c+1)*replicateChunk, opt.Replicates); rep++ {
 			clear(sum)
 			for range n {
-				v := vals[below(rng, uint64(n))]
+				v := vals[rng.Below(src, uint64(n))]
 				for j := range sum {
 					sum[j] += v[j]
 				}
@@ -146,7 +148,7 @@ func (r *Report) writeExtrasTable(bw *bufio.Writer) {
 	if remaining {
 		fmt.Fprintf(bw, "\non the remaining pieces (the revealed ones left out)\n")
 		fmt.Fprintf(bw, "%-*s %6s %-9s %5s", width, "model", "grid", "condition", "n")
-		for _, t := range metricTitles {
+		for _, t := range MetricTitles {
 			fmt.Fprintf(bw, " %7s", t)
 		}
 		fmt.Fprintln(bw)
@@ -178,11 +180,11 @@ func (r *Report) writeExtrasMarkdown(bw *bufio.Writer) {
 	if remaining {
 		fmt.Fprintf(bw, "\n## On the remaining pieces\n\nThe pieces the prompt revealed are left out: PA and EM over the others, AA and SC over the adjacencies and cell pairs not both revealed.\n\n")
 		fmt.Fprintf(bw, "| model | grid | condition | n |")
-		for _, t := range metricTitles {
+		for _, t := range MetricTitles {
 			fmt.Fprintf(bw, " %s |", t)
 		}
 		fmt.Fprintf(bw, "\n|---|---|---|--:|")
-		for range metricTitles {
+		for range MetricTitles {
 			fmt.Fprintf(bw, "--:|")
 		}
 		fmt.Fprintln(bw)

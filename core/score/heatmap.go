@@ -2,6 +2,7 @@ package score
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/jigbench/jigbench/core/puzzle"
 )
@@ -9,7 +10,7 @@ import (
 // HeatmapMetric selects what a heatmap shows.
 type HeatmapMetric string
 
-// The heatmap metrics (jigshape.md §4).
+// The heatmap metrics (docs/metrics.md, "Heatmaps").
 const (
 	HeatmapPA HeatmapMetric = "pa"
 	HeatmapAA HeatmapMetric = "aa"
@@ -228,4 +229,26 @@ func (h *Heatmap) CellEdges(r, c int) []float64 {
 		out = append(out, h.Horizontal[r][c-1])
 	}
 	return out
+}
+
+// HeatmapText is the heatmap's title, subtitle and legend line, for
+// render.Heatmap.
+func (h *Heatmap) HeatmapText() (title, subtitle, legend string) {
+	title = fmt.Sprintf("%s — %s", h.Metric.Title(), h.Model)
+	subtitle = fmt.Sprintf("%d×%d · %s condition · %d instances (%d invalid, scored 0) · mean %s",
+		h.Grid, h.Grid, h.Condition, h.Instances, h.Invalid, strconv.FormatFloat(h.Mean, 'f', 2, 64))
+	switch h.Metric {
+	case HeatmapPA:
+		legend = "cell: fraction of instances whose piece belonging there was placed there"
+	case HeatmapAA:
+		legend = "bar: how often that true adjacency was kept (pieces predicted side by side, either way); tile: mean of its bars"
+	case HeatmapSC:
+		legend = "bar: how often that pair of predicted cells held interlocking pieces (tab meets blank); tile: mean of its bars"
+	}
+	return title, subtitle, legend
+}
+
+// HeatmapRates are the heatmap's numbers, for render.Heatmap.
+func (h *Heatmap) HeatmapRates() (grid int, cells []float64, horizontal, vertical [][]float64) {
+	return h.Grid, h.Cells, h.Horizontal, h.Vertical
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jigbench/jigbench/core/dataset"
 	"github.com/jigbench/jigbench/core/puzzle"
 )
 
@@ -72,7 +73,7 @@ func TestLoadTruthLayouts(t *testing.T) {
 	ds := t.TempDir()
 	c := writeInstance(t, filepath.Join(ds, "eval"), 4, 5)
 	writeInstance(t, filepath.Join(ds, "train"), 4, 6) // not in the manifest
-	writeFile(t, filepath.Join(ds, ManifestFile), fmt.Sprintf(`{"id": %q, "grid": 4, "path": "eval/%s", "split": "eval"}`+"\n\nnot json\n", c.ID, c.ID))
+	writeFile(t, filepath.Join(ds, dataset.FileManifest), fmt.Sprintf(`{"id": %q, "grid": 4, "path": "eval/%s", "split": "eval"}`+"\n\nnot json\n", c.ID, c.ID))
 	ts, err = LoadTruth(ctx, ds, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -1,5 +1,5 @@
 // Package score measures answers to JigShape puzzles: the four metrics of
-// jigshape.md §4 (Piece Accuracy, Exact Match, Adjacency Accuracy, Shape
+// docs/metrics.md, "Puzzle metrics" (Piece Accuracy, Exact Match, Adjacency Accuracy, Shape
 // Compatibility, plus directed AA), their random baselines, and (with the
 // prediction parser and aggregation) the reports built on them. It is the one
 // definition of every metric; the CLI and the GUI call it.

@@ -9,7 +9,7 @@ import (
 
 const maxGrid = puzzle.MaxGrid
 
-// Answer is one instance's parsed prediction (jigshape.md §3), ready for
+// Answer is one instance's parsed prediction (docs/formats.md, "Answers and predictions"), ready for
 // Score: Cells[k] is piece k's predicted cell index row*N+col, or Missing.
 type Answer struct {
 	Cells []int
@@ -46,7 +46,7 @@ var (
 )
 
 // ParseAnswer reads the answer to an n×n puzzle: a JSON value in any form of
-// jigshape.md §3, or raw model text that contains one (in ``` fences or with
+// docs/formats.md, "Answers and predictions", or raw model text that contains one (in ``` fences or with
 // prose around it; the last candidate that is a prediction wins). An error
 // means the answer is invalid; its text is the reason.
 func ParseAnswer(data []byte, n int) (Answer, error) {
@@ -243,6 +243,12 @@ func classify(p *jparser, k int32) keyClass {
 		}
 	}
 	var buf [24]byte
+	return keyClasses[string(foldKey(&buf, b))]
+}
+
+// foldKey writes key b (at most 24 bytes) into buf lower-cased and without
+// '_', '-' and ' ', so "Piece_ID", "piece-id" and "pieceid" are one name.
+func foldKey(buf *[24]byte, b []byte) []byte {
 	n := 0
 	for _, c := range b {
 		switch {
@@ -254,7 +260,7 @@ func classify(p *jparser, k int32) keyClass {
 		buf[n] = c
 		n++
 	}
-	return keyClasses[string(buf[:n])]
+	return buf[:n]
 }
 
 // pieceKey reads a piece ID from a key or string: "17", 17, " 17 ",
@@ -367,27 +373,27 @@ func (r *AnswerReader) object(p *jparser, i int32, depth, level int) bool {
 		}
 		return true
 	})
-	for j := len(r.marks) - 1; j >= mark; j-- {
-		if r.value(p, r.marks[j], depth+1, level) {
-			r.marks = r.marks[:mark]
-			return true
-		}
+	if r.tryMarks(p, mark, depth, level) {
+		return true
 	}
-	r.marks = r.marks[:mark]
 	p.pairs(i, func(k, v int32) bool {
 		if classify(p, k) != keyWrapper && isContainer(p, v) {
 			r.marks = append(r.marks, v)
 		}
 		return true
 	})
-	for j := len(r.marks) - 1; j >= mark; j-- {
-		if r.value(p, r.marks[j], depth+1, level) {
-			r.marks = r.marks[:mark]
-			return true
-		}
+	return r.tryMarks(p, mark, depth, level)
+}
+
+// tryMarks reads the candidates r.marks[mark:] from the last to the first
+// (the last candidate wins) until one holds a prediction, and drops them.
+func (r *AnswerReader) tryMarks(p *jparser, mark, depth, level int) bool {
+	ok := false
+	for j := len(r.marks) - 1; j >= mark && !ok; j-- {
+		ok = r.value(p, r.marks[j], depth+1, level)
 	}
 	r.marks = r.marks[:mark]
-	return false
+	return ok
 }
 
 // array reads [{"piece_id": k, "position": [r, c]}, …], or a list whose
@@ -426,14 +432,7 @@ func (r *AnswerReader) array(p *jparser, i int32, depth, level int) bool {
 		}
 		return true
 	})
-	for j := len(r.marks) - 1; j >= mark; j-- {
-		if r.value(p, r.marks[j], depth+1, level) {
-			r.marks = r.marks[:mark]
-			return true
-		}
-	}
-	r.marks = r.marks[:mark]
-	return false
+	return r.tryMarks(p, mark, depth, level)
 }
 
 // entry reads one list element {"piece_id": k, "position": [r, c]} (or

@@ -12,7 +12,7 @@ import (
 	"github.com/jigbench/jigbench/core/safecsv"
 )
 
-// ReportFormat names version 1 of the score report (cli.md).
+// ReportFormat names version 1 of the score report (docs/formats.md, "Reports").
 const ReportFormat = "jigbench.score-report/v1"
 
 // Report is the result of scoring: one entry per model × grid × condition
@@ -137,7 +137,9 @@ func pct(x float64) string {
 	return strconv.FormatFloat(math.Round(x*1e4)/100, 'f', 2, 64) + "%"
 }
 
-var metricTitles = [5]string{"PA", "EM", "AA", "AA-dir", "SC"}
+// MetricTitles are the short names of the five metrics, in the order every
+// report and the app's table show them (docs/metrics.md).
+var MetricTitles = [5]string{"PA", "EM", "AA", "AA-dir", "SC"}
 
 // WriteMarkdown writes a table per condition (model × grid rows, each metric
 // with its 95% interval, the random baseline below each grid's models) and
@@ -145,16 +147,16 @@ var metricTitles = [5]string{"PA", "EM", "AA", "AA-dir", "SC"}
 func (r *Report) WriteMarkdown(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	level := r.Bootstrap.withDefaults().Level
-	fmt.Fprintf(bw, "# JigShape scores\n\nMeans over instances (invalid answers score 0); brackets: %g%% percentile bootstrap interval over instances (%d replicates, seed %d). Random baseline: a uniformly random permutation (exact expectation).\n",
+	fmt.Fprintf(bw, "# JigShape scores\n\nMeans over instances (invalid answers score 0); brackets: %g%% percentile bootstrap interval over instances (%d replicates, seed %d); ★ best model in its grid and condition. Random baseline: a uniformly random permutation (exact expectation).\n",
 		100*level, r.Bootstrap.withDefaults().Replicates, r.Bootstrap.Seed)
 	for _, cond := range r.conditions() {
 		fmt.Fprintf(bw, "\n## Condition: %s\n\n", cond)
 		fmt.Fprintf(bw, "| model | grid | n | invalid |")
-		for _, t := range metricTitles {
+		for _, t := range MetricTitles {
 			fmt.Fprintf(bw, " %s |", t)
 		}
 		fmt.Fprintf(bw, "\n|---|---|--:|--:|")
-		for range metricTitles {
+		for range MetricTitles {
 			fmt.Fprintf(bw, "--:|")
 		}
 		fmt.Fprintln(bw)
@@ -166,7 +168,11 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 				fmt.Fprintf(bw, "| %s | %d×%d | %d | %d |", mdEscape(g.Model), g.Grid, g.Grid, g.N, g.Invalid)
 				v, ci := metricVector(g.Metrics), g.CI.vector()
 				for m := range v {
-					fmt.Fprintf(bw, " %s [%s, %s] |", pct(v[m]), pct(ci[m][0]), pct(ci[m][1]))
+					mark := ""
+					if g.Best[m] {
+						mark = " ★"
+					}
+					fmt.Fprintf(bw, " %s [%s, %s]%s |", pct(v[m]), pct(ci[m][0]), pct(ci[m][1]), mark)
 				}
 				fmt.Fprintln(bw)
 			}
@@ -243,7 +249,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 		}
 		fmt.Fprintf(bw, "condition %s\n", cond)
 		fmt.Fprintf(bw, "%-*s %6s %5s %7s", width, "model", "grid", "n", "invalid")
-		for _, t := range metricTitles {
+		for _, t := range MetricTitles {
 			fmt.Fprintf(bw, " %7s", t)
 		}
 		fmt.Fprintln(bw)

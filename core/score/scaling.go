@@ -34,7 +34,7 @@ func (m PlotMetric) index() int { return slices.Index(metricColumns[:], string(m
 // Short is the metric's abbreviation ("PA").
 func (m PlotMetric) Short() string {
 	if i := m.index(); i >= 0 {
-		return metricTitles[i]
+		return MetricTitles[i]
 	}
 	return string(m)
 }

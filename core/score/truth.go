@@ -1,22 +1,21 @@
 package score
 
 import (
-	"bufio"
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/jigbench/jigbench/core/dataset"
 	"github.com/jigbench/jigbench/core/fsutil"
+	"github.com/jigbench/jigbench/core/par"
 	"github.com/jigbench/jigbench/core/puzzle"
 )
 
@@ -53,10 +52,6 @@ type TruthSet struct {
 	Problems []string
 	index    map[string]int
 }
-
-// ManifestFile lists a dataset's instances, one JSON object a line with at
-// least "id" and "path" (the instance folder, relative to the dataset).
-const ManifestFile = "manifest.jsonl"
 
 // NewTruthSet collects in-memory truth (tests, benchmarks, solvers).
 func NewTruthSet(ts ...*Truth) (*TruthSet, error) {
@@ -124,30 +119,25 @@ func LoadTruth(ctx context.Context, dir string, progress Progress) (*TruthSet, e
 	case err != nil:
 		return nil, fmt.Errorf("truth folder %s: %w", dir, fsutil.WithoutPath(err))
 	case !fi.IsDir():
-		if filepath.Base(dir) == ManifestFile || filepath.Base(dir) == "instance.json" {
+		if filepath.Base(dir) == dataset.FileManifest || filepath.Base(dir) == puzzle.InstanceFile {
 			dir = filepath.Dir(dir)
 		} else {
 			return nil, fmt.Errorf("truth %s is a file; give the dataset folder or a folder of instance folders", dir)
 		}
 	}
 	s := &TruthSet{Root: dir, index: map[string]int{}}
-	var files []string // instance.json paths
-	manifest := filepath.Join(dir, ManifestFile)
-	if _, err := os.Stat(manifest); err == nil {
-		files, s.Problems = readManifest(dir, manifest)
-	}
+	files, problems := dataset.ManifestInstances(dir) // instance.json paths
+	s.Problems = problems
 	if len(files) == 0 {
-		if _, err := os.Stat(filepath.Join(dir, "instance.json")); err == nil {
-			files = []string{filepath.Join(dir, "instance.json")}
-		} else {
-			files, err = findInstances(ctx, dir)
-			if err != nil {
-				return nil, err
+		if files, err = puzzle.FindInstanceFiles(ctx, dir); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
 			}
+			return nil, fmt.Errorf("truth folder %s: %w", dir, errors.Unwrap(err))
 		}
 	}
 	if len(files) == 0 {
-		return nil, fmt.Errorf("no instances in %s: expected a %s or folders with instance.json (from 'jigbench generate' or 'jigbench dataset')", dir, ManifestFile)
+		return nil, fmt.Errorf("no instances in %s: expected a %s or folders with %s (from 'jigbench generate' or 'jigbench dataset')", dir, dataset.FileManifest, puzzle.InstanceFile)
 	}
 	type result struct {
 		t   *Truth
@@ -183,109 +173,8 @@ func LoadTruth(ctx context.Context, dir string, progress Progress) (*TruthSet, e
 	return s, nil
 }
 
-// readManifest lists the instance.json files a manifest names.
-func readManifest(dir, path string) (files, problems []string) {
-	f, err := fsutil.Open(path)
-	if err != nil {
-		return nil, []string{err.Error()}
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	line := 0
-	for sc.Scan() {
-		line++
-		b := trimSpace(sc.Bytes())
-		if len(b) == 0 {
-			continue
-		}
-		var m struct {
-			ID   string `json:"id"`
-			Grid int    `json:"grid"`
-			Path string `json:"path"`
-		}
-		if err := json.Unmarshal(b, &m); err != nil || m.ID == "" && m.Path == "" {
-			problems = append(problems, fmt.Sprintf("%s line %d: not an instance entry (want {\"id\":…,\"path\":…})", ManifestFile, line))
-			continue
-		}
-		p := m.Path
-		if p == "" {
-			p = m.ID
-		}
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(dir, filepath.FromSlash(p))
-		}
-		if !strings.HasSuffix(p, ".json") {
-			p = filepath.Join(p, "instance.json")
-		}
-		files = append(files, p)
-	}
-	if err := sc.Err(); err != nil {
-		problems = append(problems, fmt.Sprintf("%s line %d: %v", ManifestFile, line+1, err))
-	}
-	return files, problems
-}
-
-// findInstances walks dir (three levels deep, hidden folders skipped) for
-// folders holding instance.json, in lexical order.
-func findInstances(ctx context.Context, dir string) ([]string, error) {
-	var files []string
-	root := filepath.Clean(dir)
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if path == root {
-				return err
-			}
-			return nil // an unreadable subfolder is not an instance
-		}
-		if !d.IsDir() {
-			return nil
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if path != root && strings.HasPrefix(d.Name(), ".") {
-			return filepath.SkipDir
-		}
-		if path != root {
-			if _, err := os.Stat(filepath.Join(path, "instance.json")); err == nil {
-				files = append(files, filepath.Join(path, "instance.json"))
-				return filepath.SkipDir
-			}
-		}
-		if strings.Count(path[len(root):], string(filepath.Separator)) >= 3 {
-			return filepath.SkipDir
-		}
-		return nil
-	})
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, fmt.Errorf("read truth folder %s: %w", dir, fsutil.WithoutPath(err))
-	}
-	return files, nil
-}
-
-// parallel runs f(0..n-1) on GOMAXPROCS workers and stops early when ctx is
+// parallel runs f(0..n-1) with par.For and stops early when ctx is
 // cancelled.
 func parallel(ctx context.Context, n int, f func(i int)) error {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for ctx.Err() == nil {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				f(i)
-			}
-		}()
-	}
-	wg.Wait()
-	return ctx.Err()
+	return par.For(ctx, n, func(i int) error { f(i); return nil })
 }

@@ -1,4 +1,4 @@
-// Package solve holds the classical JigShape solvers (jigshape.md §5).
+// Package solve holds the classical JigShape solvers (docs/cli.md, "solve").
 //
 // Shape mode (this file) reads only the pieces' side signatures: it finds a
 // shape-consistent arrangement by backtracking with constraint propagation and

@@ -9,7 +9,7 @@ import (
 )
 
 // DefaultReplicates is the bootstrap size used unless told otherwise
-// (vigor.md §5 asks for at least 2,000).
+// (docs/metrics.md, "Agreement statistics" asks for at least 2,000).
 const DefaultReplicates = 2000
 
 // Input is what Analyze compares: the human ratings and the judge runs of
@@ -35,7 +35,7 @@ type Options struct {
 	Progress func(done, total int)
 }
 
-// Analyze computes the agreement report of vigor.md §5. Inputs that
+// Analyze computes the agreement report of docs/metrics.md, "Agreement statistics". Inputs that
 // contradict the split (unknown items, scores off the scale, a rating or a
 // judge run given twice) are errors: statistics over them would mislead.
 // The bootstrap stops early with ctx's error when ctx is cancelled.

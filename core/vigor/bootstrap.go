@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/jigbench/jigbench/core/rng"
 )
 
 // ciLevel is the coverage of the bootstrap intervals.
@@ -146,7 +148,7 @@ func replicate(r *rand.Rand, pool []bootItem, out [][]float64, b int) {
 	}
 	n := len(pool)
 	for range n {
-		it := &pool[r.IntN(n)]
+		it := &pool[rng.Below(r, uint64(n))]
 		hVar += it.hVar
 		hN += it.hN
 		for c := range 2 {

@@ -16,7 +16,7 @@ import (
 // Track is the kind of output judged.
 type Track string
 
-// The two tracks of vigor.md §1.
+// The two tracks of docs/formats.md, "Ratings".
 const (
 	TrackResult  Track = "result"  // one final image, binary scores
 	TrackProcess Track = "process" // a sequence of frames, 0–100 scores

@@ -15,7 +15,7 @@ import (
 // Condition says whether the judge saw the ground truth.
 type Condition string
 
-// The two judge conditions of vigor.md §4.
+// The two judge conditions of docs/formats.md, "Judge files".
 const (
 	WithoutGT Condition = "without_gt"
 	WithGT    Condition = "with_gt"
@@ -313,7 +313,7 @@ func dimList(t Track) string {
 	return strings.Join(names, ", ")
 }
 
-// WriteJudge writes records as JSONL in the vigor.md §4 record format
+// WriteJudge writes records as JSONL in the docs/formats.md, "Judge files" record format
 // (for simulated runs and round trips).
 func WriteJudge(w io.Writer, sp *Split, records []JudgeRecord) error {
 	bw := bufio.NewWriter(w)

@@ -21,7 +21,7 @@ import (
 // RatingsFormat is a ratings export format.
 type RatingsFormat string
 
-// The export formats of vigor.md §3.
+// The export formats of docs/formats.md, "Ratings".
 const (
 	CSV   RatingsFormat = "csv"
 	JSONL RatingsFormat = "jsonl"
@@ -38,7 +38,7 @@ func RatingsFormatOf(path string) (RatingsFormat, error) {
 	return "", fmt.Errorf("%s: unknown ratings format; name the file .csv or .jsonl", path)
 }
 
-// RatingsColumns are the export columns, in order (vigor.md §3). The JSONL
+// RatingsColumns are the export columns, in order (docs/formats.md, "Ratings"). The JSONL
 // keys are the same names.
 var RatingsColumns = [...]string{
 	"split", "item_id", "annotator",

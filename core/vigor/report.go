@@ -5,11 +5,11 @@ import (
 	"io"
 )
 
-// AgreementFormat tags the JSON agreement report (cli.md).
+// AgreementFormat tags the JSON agreement report (docs/formats.md, "Reports").
 const AgreementFormat = "jigbench.vigor-agreement/v1"
 
 // Report is the result of Analyze: the paper's Table 2 and everything
-// vigor.md §5 adds. It marshals to the cli.md JSON layout; statistics that
+// docs/metrics.md, "Agreement statistics" adds. It marshals to the JSON layout of docs/formats.md, "Reports"; statistics that
 // are undefined marshal as "undefined".
 type Report struct {
 	Format     string      `json:"format"`
@@ -28,7 +28,7 @@ type Report struct {
 	CI           CIReport      `json:"ci"`
 }
 
-// WriteJSON writes the report as indented JSON (the cli.md --json format).
+// WriteJSON writes the report as indented JSON (docs/formats.md, "Reports").
 func (rep *Report) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -16,7 +16,7 @@ type Criterion struct {
 	Text  string // how to score it
 }
 
-// defaultRubric is our own wording of the four dimensions (vigor.md §2),
+// defaultRubric is our own wording of the four dimensions (docs/formats.md, "Splits"),
 // written so a rater can apply it without the paper's per-domain templates.
 var defaultRubric = map[Track][NumDims]string{
 	TrackResult: {

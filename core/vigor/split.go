@@ -19,7 +19,7 @@ import (
 	"github.com/jigbench/jigbench/core/fsutil"
 )
 
-// SplitFormat is the format tag of split.json (vigor.md §2).
+// SplitFormat is the format tag of split.json (docs/formats.md, "Splits").
 const SplitFormat = "jigbench.vigor-split/v1"
 
 // SplitFile is the name of the split description inside a split folder.

@@ -41,7 +41,7 @@ func (c cellStat) variance(scale int, sample bool) (v float64, ok bool) {
 
 // class is the category Table 2's accuracy compares: on the result track
 // the majority (1 iff the mean ≥ 0.5), on the process track the bucket of
-// the mean put on 0–100 and rounded half up (vigor.md §5).
+// the mean put on 0–100 and rounded half up (docs/metrics.md, "Agreement statistics").
 func (c cellStat) class(t Track) int {
 	if t == TrackResult {
 		if 2*c.sum >= c.n {

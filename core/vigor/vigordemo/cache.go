@@ -14,6 +14,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/vigor"
 )
 
@@ -50,7 +51,7 @@ func prepare() (*Set, error) {
 		}
 		return writeDemo(dir)
 	}
-	final := filepath.Join(parent, fmt.Sprintf("vigor-demo-v%d", vigor.DemoVersion))
+	final := filepath.Join(parent, fmt.Sprintf("vigor-demo-v%d", Version))
 	if set, err := readDemo(final); err == nil {
 		return set, nil
 	}
@@ -80,7 +81,7 @@ func prepare() (*Set, error) {
 // writeDemo writes the demo into dir. This is the one place that says what
 // the demo is: swap the call to change it.
 func writeDemo(dir string) (*Set, error) {
-	files, err := vigor.Demo(dir)
+	files, err := Write(dir)
 	if err != nil {
 		return nil, fmt.Errorf("make the demo split: %w", err)
 	}
@@ -126,7 +127,7 @@ func writeDemoIndex(dir string, set *Set) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, demoIndex), data, 0o644)
+	return fsutil.WriteFile(filepath.Join(dir, demoIndex), data)
 }
 
 // readDemo opens a demo folder written before; an error means it must be

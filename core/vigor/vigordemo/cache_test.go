@@ -20,7 +20,7 @@ func TestCacheRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if filepath.Base(written.Dir) != "vigor-demo-v"+strconv.Itoa(vigor.DemoVersion) || len(written.Humans) == 0 {
+	if filepath.Base(written.Dir) != "vigor-demo-v"+strconv.Itoa(Version) || len(written.Humans) == 0 {
 		t.Fatalf("demo written as %+v", written)
 	}
 	again, err := prepare() // the cached copy, not a new one

@@ -1,4 +1,4 @@
-package vigor
+package vigordemo
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/jigbench/jigbench/core/vigor"
 )
 
 func TestDemoSplitIsCompleteAndDeterministic(t *testing.T) {
@@ -17,29 +19,29 @@ func TestDemoSplitIsCompleteAndDeterministic(t *testing.T) {
 		t.Skip("renders 27 puzzle items")
 	}
 	dir := t.TempDir()
-	files, err := Demo(dir)
+	files, err := Write(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if probs := Check(dir); len(probs) > 0 {
+	if probs := vigor.Check(dir); len(probs) > 0 {
 		t.Fatalf("the demo split has problems: %v", probs)
 	}
-	sp, err := Load(dir)
+	sp, err := vigor.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sp.Count(TrackResult) != demoResultItems || sp.Count(TrackProcess) != demoProcessItems {
-		t.Fatalf("%d result and %d process items", sp.Count(TrackResult), sp.Count(TrackProcess))
+	if sp.Count(vigor.TrackResult) != demoResultItems || sp.Count(vigor.TrackProcess) != demoProcessItems {
+		t.Fatalf("%d result and %d process items", sp.Count(vigor.TrackResult), sp.Count(vigor.TrackProcess))
 	}
 	for _, it := range sp.Items {
-		if it.Track == TrackProcess && len(it.Frames) != demoFrames {
+		if it.Track == vigor.TrackProcess && len(it.Frames) != demoFrames {
 			t.Fatalf("%s has %d frames", it.ID, len(it.Frames))
 		}
 	}
-	if len(files.Humans) != 3 || len(files.Judge[WithGT]) != 3 || len(files.Judge[WithoutGT]) != 3 {
+	if len(files.Humans) != 3 || len(files.Judge[vigor.WithGT]) != 3 || len(files.Judge[vigor.WithoutGT]) != 3 {
 		t.Fatalf("files %+v", files)
 	}
-	for _, f := range append(files.Humans, append(files.Judge[WithGT], files.Judge[WithoutGT]...)...) {
+	for _, f := range append(files.Humans, append(files.Judge[vigor.WithGT], files.Judge[vigor.WithoutGT]...)...) {
 		if !bytes.Contains([]byte(f), []byte("simulated")) {
 			t.Errorf("%s is not named as simulated", f)
 		}
@@ -54,21 +56,21 @@ func TestDemoSplitIsCompleteAndDeterministic(t *testing.T) {
 		}
 		return out
 	}
-	humans, err := ReadRatingsFiles(abs(files.Humans), sp)
+	humans, err := vigor.ReadRatingsFiles(abs(files.Humans), sp)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var judge []JudgeRecord
-	for _, cond := range Conditions {
+	var judge []vigor.JudgeRecord
+	for _, cond := range vigor.Conditions {
 		for i, p := range abs(files.Judge[cond]) {
-			recs, probs, err := ReadJudgeFile(p, sp, JudgeOptions{Condition: cond, Fixed: true, Run: i + 1})
+			recs, probs, err := vigor.ReadJudgeFile(p, sp, vigor.JudgeOptions{Condition: cond, Fixed: true, Run: i + 1})
 			if err != nil || len(probs) > 0 {
 				t.Fatalf("%s: %v %v", p, err, probs)
 			}
 			judge = append(judge, recs...)
 		}
 	}
-	rep, err := Analyze(context.Background(), Input{Split: sp, Humans: humans, Judge: judge}, Options{})
+	rep, err := vigor.Analyze(context.Background(), vigor.Input{Split: sp, Humans: humans, Judge: judge}, vigor.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,17 +79,17 @@ func TestDemoSplitIsCompleteAndDeterministic(t *testing.T) {
 		t.Errorf("result MAE with GT %v, without %v: the simulation should favour ground truth", with, without)
 	}
 
-	// The output is pinned to DemoVersion: the app caches the demo under it.
-	if got := demoDigest(t, dir); got != demoDigests[DemoVersion] {
-		t.Errorf("the demo's output changed (digest %s): increase DemoVersion and add the digest to demoDigests", got)
+	// The output is pinned to Version: the app caches the demo under it.
+	if got := demoDigest(t, dir); got != demoDigests[Version] {
+		t.Errorf("the demo's output changed (digest %s): increase Version and add the digest to demoDigests", got)
 	}
 
 	// Writing it again gives the same bytes.
 	again := t.TempDir()
-	if _, err := Demo(again); err != nil {
+	if _, err := Write(again); err != nil {
 		t.Fatal(err)
 	}
-	for _, rel := range []string{"split.json", sp.Items[0].Output, sp.Items[len(sp.Items)-1].Frames[2], files.Humans[0], files.Judge[WithGT][1]} {
+	for _, rel := range []string{"split.json", sp.Items[0].Output, sp.Items[len(sp.Items)-1].Frames[2], files.Humans[0], files.Judge[vigor.WithGT][1]} {
 		a, err := os.ReadFile(filepath.Join(dir, rel))
 		if err != nil {
 			t.Fatal(err)
@@ -102,7 +104,7 @@ func TestDemoSplitIsCompleteAndDeterministic(t *testing.T) {
 	}
 }
 
-// demoDigests pins Demo's output for each DemoVersion.
+// demoDigests pins Demo's output for each Version.
 var demoDigests = map[int]string{
 	1: "1ccf161a89bc151049f05ada05d4c88dd39d6f235f789cfb2bd0115ac610c1e4",
 	2: "00c96e91c0259757d8cf92141890571e7cc1559510adc94496e265f8ce6e2381", // subdomains by cut

@@ -1,4 +1,7 @@
-package vigor
+// Package vigordemo writes the ViGoR demo split: jigbench puzzles as items,
+// simulated annotators and simulated judge runs. It lives apart from
+// core/vigor so the agreement code needs no image rendering.
+package vigordemo
 
 import (
 	"fmt"
@@ -8,17 +11,19 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/puzzle"
 	"github.com/jigbench/jigbench/core/render"
 	"github.com/jigbench/jigbench/core/render/demo"
+	"github.com/jigbench/jigbench/core/vigor"
 )
 
-// DemoName names the demo split.
-const DemoName = "jigbench-demo"
+// Name names the demo split.
+const Name = "jigbench-demo"
 
-// DemoVersion changes whenever Demo's output does (a test pins the output's
+// Version changes whenever Write's output does (a test pins the output's
 // digest to it), so copies cached by the app are never stale.
-const DemoVersion = 2
+const Version = 2
 
 // demoModels are the simulated generative models of the demo, each with the
 // share of pieces it puts in the right cell.
@@ -39,27 +44,27 @@ const (
 	demoFrames       = 6
 )
 
-// DemoFiles lists what Demo wrote, relative to its folder.
-type DemoFiles struct {
-	Split     string                 // split.json
-	Humans    []string               // one ratings CSV per simulated annotator
-	Judge     map[Condition][]string // one JSONL per simulated judge run
+// Files lists what Write wrote, relative to its folder.
+type Files struct {
+	Split     string                       // split.json
+	Humans    []string                     // one ratings CSV per simulated annotator
+	Judge     map[vigor.Condition][]string // one JSONL per simulated judge run
 	ItemCount int
 }
 
-// Demo writes a demo split into dir, built from jigbench's own puzzles:
+// Write writes the demo split into dir, built from jigbench's own puzzles:
 // each item asks to reassemble a shuffled sheet (the input); a result item's
 // output is a reassembly with some pieces misplaced, a process item's output
 // is the sequence of frames placing the pieces one step at a time; the
 // ground truth is the solved image. Three simulated annotators' ratings and
 // three simulated judge runs per condition come with it; every name says
 // "simulated". The same call writes the same files.
-func Demo(dir string) (*DemoFiles, error) {
+func Write(dir string) (*Files, error) {
 	if err := os.MkdirAll(filepath.Join(dir, "img"), 0o755); err != nil {
 		return nil, err
 	}
-	sp := &Split{Format: SplitFormat, Name: DemoName}
-	quality := map[string][NumDims]float64{}
+	sp := &vigor.Split{Format: vigor.SplitFormat, Name: Name}
+	quality := map[string][vigor.NumDims]float64{}
 	r := rand.New(rand.NewPCG(2026, 12))
 	scenes := demo.Names()
 	for i := range demoResultItems + demoProcessItems {
@@ -91,7 +96,7 @@ func Demo(dir string) (*DemoFiles, error) {
 		if !shaped {
 			sheet, cut = g.Rect, "straight-cut"
 		}
-		it := Item{
+		it := vigor.Item{
 			ID: id, Domain: "Symbolic", Subdomain: "Jigsaw, " + cut, Model: m.name,
 			Instruction: fmt.Sprintf("The input shows the %d %s pieces of a %d×%d jigsaw puzzle, shuffled and numbered at random. "+
 				"Reassemble them into the complete picture.", n*n, cut, n, n),
@@ -101,11 +106,11 @@ func Demo(dir string) (*DemoFiles, error) {
 		}
 		files := map[string]*image.RGBA{it.Input: sheet, it.GTImage: g.Solved}
 		if !process {
-			it.Track = TrackResult
+			it.Track = vigor.TrackResult
 			it.Output = "img/" + id + "-output.png"
 			files[it.Output] = render.Assemble(g.Puzzle, g.Solved, pred, shaped)
 		} else {
-			it.Track = TrackProcess
+			it.Track = vigor.TrackProcess
 			for f := range demoFrames {
 				step := make([]int, len(pred))
 				placed := int(math.Round(float64(len(pred)) * float64(f+1) / demoFrames))
@@ -134,21 +139,21 @@ func Demo(dir string) (*DemoFiles, error) {
 		if correct == n*n {
 			reason = 1
 		}
-		quality[id] = [NumDims]float64{0.55 + 0.4*frac, 0.85, 0.8 + 0.15*frac, reason}
+		quality[id] = [vigor.NumDims]float64{0.55 + 0.4*frac, 0.85, 0.8 + 0.15*frac, reason}
 	}
-	if err := WriteSplit(dir, sp); err != nil {
+	if err := vigor.WriteSplit(dir, sp); err != nil {
 		return nil, err
 	}
-	loaded, err := Load(dir)
+	loaded, err := vigor.Load(dir)
 	if err != nil {
 		return nil, fmt.Errorf("the demo split does not load: %w", err)
 	}
-	humans, judge := Simulate(loaded, SimConfig{Seed: 7, Quality: func(it *Item) [NumDims]float64 { return quality[it.ID] }})
-	out := &DemoFiles{Split: "split.json", Judge: map[Condition][]string{}, ItemCount: len(sp.Items)}
+	humans, judge := vigor.Simulate(loaded, vigor.SimConfig{Seed: 7, Quality: func(it *vigor.Item) [vigor.NumDims]float64 { return quality[it.ID] }})
+	out := &Files{Split: "split.json", Judge: map[vigor.Condition][]string{}, ItemCount: len(sp.Items)}
 	if err := os.MkdirAll(filepath.Join(dir, "simulated"), 0o755); err != nil {
 		return nil, err
 	}
-	byAnnotator := map[string][]Rating{}
+	byAnnotator := map[string][]vigor.Rating{}
 	var names []string
 	for _, h := range humans {
 		if _, ok := byAnnotator[h.Annotator]; !ok {
@@ -158,13 +163,13 @@ func Demo(dir string) (*DemoFiles, error) {
 	}
 	for _, a := range names {
 		rel := filepath.Join("simulated", a+".csv")
-		if err := WriteRatingsFile(filepath.Join(dir, rel), byAnnotator[a]); err != nil {
+		if err := vigor.WriteRatingsFile(filepath.Join(dir, rel), byAnnotator[a]); err != nil {
 			return nil, err
 		}
 		out.Humans = append(out.Humans, rel)
 	}
-	for _, cond := range Conditions {
-		runs := map[int][]JudgeRecord{}
+	for _, cond := range vigor.Conditions {
+		runs := map[int][]vigor.JudgeRecord{}
 		maxRun := 0
 		for _, j := range judge {
 			if j.Condition == cond {
@@ -174,7 +179,7 @@ func Demo(dir string) (*DemoFiles, error) {
 		}
 		for run := 1; run <= maxRun; run++ {
 			rel := filepath.Join("simulated", fmt.Sprintf("simulated-judge-%s-run%d.jsonl", cond, run))
-			if err := WriteJudgeFile(filepath.Join(dir, rel), loaded, runs[run]); err != nil {
+			if err := vigor.WriteJudgeFile(filepath.Join(dir, rel), loaded, runs[run]); err != nil {
 				return nil, err
 			}
 			out.Judge[cond] = append(out.Judge[cond], rel)
@@ -209,5 +214,5 @@ func writePNG(path string, img *image.RGBA) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, data, 0o644)
+	return fsutil.WriteFile(path, data)
 }
