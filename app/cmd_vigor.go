@@ -56,14 +56,14 @@ func init() {
 	register(&command{
 		name:    "vigor",
 		summary: "ViGoR meta-evaluation: check splits, move ratings, measure judge agreement",
-		usage:   vigorUsage,
+		usage:   vigorUsage + "\nFor a campaign:\n\n" + vigorLeaderboardUsage,
 		run:     runVigor,
 	})
 }
 
 func runVigor(e *env, args []string) error {
 	if len(args) == 0 {
-		return usagef("missing subcommand: check, export, import, agree, irr or demo")
+		return usagef("missing subcommand: check, export, import, agree, irr, demo, leaderboard or conditions")
 	}
 	sub, rest := args[0], args[1:]
 	switch sub {
@@ -81,8 +81,12 @@ func runVigor(e *env, args []string) error {
 		return vigorIRR(e, rest)
 	case "demo":
 		return vigorDemo(e, rest)
+	case "leaderboard":
+		return vigorLeaderboard(e, rest)
+	case "conditions":
+		return vigorConditions(e, rest)
 	}
-	return usagef("unknown subcommand %q; want check, export, import, agree, irr or demo", sub)
+	return usagef("unknown subcommand %q; want check, export, import, agree, irr, demo, leaderboard or conditions", sub)
 }
 
 func vigorDemo(e *env, args []string) error {
@@ -383,6 +387,10 @@ func vigorAgree(e *env, args []string) error {
 			break
 		}
 		fmt.Fprintf(e.stderr, "jigbench: vigor: warning: record left out: %s\n", p)
+	}
+	if others := vigorOtherConditions(in.Judge); len(others) > 0 {
+		fmt.Fprintf(e.stderr, "jigbench: vigor: warning: records of condition %s are not in this with/without-GT report; 'jigbench vigor conditions' compares every condition\n",
+			strings.Join(others, ", "))
 	}
 
 	opt := vigor.Options{Replicates: *replicates, Seed: *seed, SampleVariance: *sample}

@@ -31,3 +31,28 @@ func BenchmarkModels(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkExportHF is the export hf case alone, for profiling
+// (-cpuprofile); each iteration is one export and one copy floor.
+func BenchmarkExportHF(b *testing.B) {
+	dir := b.TempDir()
+	ds, items, err := modelsDataset(dir, 4, ModelsExportCount)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := ExportHF(ds, items, dir)
+	b.Run("export", func(b *testing.B) {
+		for range b.N {
+			if err := c.Work(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("floor", func(b *testing.B) {
+		for range b.N {
+			if err := c.Floor(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

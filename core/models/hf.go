@@ -1,6 +1,7 @@
 package models
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -11,8 +12,6 @@ import (
 
 	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/puzzle"
-	"github.com/jigbench/jigbench/core/render"
-	"github.com/jigbench/jigbench/core/score"
 )
 
 // hfImage is the Hugging Face Image feature: the PNG bytes and a path.
@@ -154,7 +153,11 @@ func writeSplit(ctx context.Context, dataDir, split string, items []Item, conds 
 	row := make([]hfRow, 1)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	for next := range readRows(ctx, items, conds, split) {
+	// The writer copies each image into its page buffer, so the reader can
+	// reuse the image's buffer: without this, every export allocated and
+	// zeroed as many bytes as it wrote.
+	free := make(chan []byte, readAhead+2)
+	for next := range readRows(ctx, items, conds, split, free) {
 		if next.err != nil {
 			abort()
 			return sp, next.err
@@ -183,6 +186,10 @@ func writeSplit(ctx context.Context, dataDir, split string, items []Item, conds 
 		if _, err := w.Write(row); err != nil {
 			abort()
 			return sp, fmt.Errorf("write %s parquet: %v", split, err)
+		}
+		select {
+		case free <- next.row.Image.Bytes:
+		default:
 		}
 		sp.Rows++
 		r := &next.row
@@ -241,10 +248,14 @@ type rowOrErr struct {
 	err error
 }
 
+// readAhead is how many rows readRows reads ahead of the writer.
+const readAhead = 4
+
 // readRows reads the rows' files on a goroutine of its own, a few rows
-// ahead, so reading and parsing overlap with encoding and writing.
-func readRows(ctx context.Context, items []Item, conds []string, split string) <-chan rowOrErr {
-	ch := make(chan rowOrErr, 4)
+// ahead, so reading and parsing overlap with encoding and writing. It reads
+// images into buffers taken from free when there are any.
+func readRows(ctx context.Context, items []Item, conds []string, split string, free <-chan []byte) <-chan rowOrErr {
+	ch := make(chan rowOrErr, readAhead)
 	go func() {
 		defer close(ch)
 		send := func(r rowOrErr) bool {
@@ -257,14 +268,18 @@ func readRows(ctx context.Context, items []Item, conds []string, split string) <
 		}
 		for i := range items {
 			it := &items[i]
-			inst, err := puzzle.ReadInstance(filepath.Join(it.Dir, render.FileInstance))
+			answer, err := it.AnswerJSON()
 			if err != nil {
 				send(rowOrErr{err: err})
 				return
 			}
-			answer := score.MappingJSON(score.TruthOf(inst).Cell, inst.Grid)
 			for _, cond := range conds {
-				png, err := os.ReadFile(it.SheetPath(cond))
+				var buf []byte
+				select {
+				case buf = <-free:
+				default:
+				}
+				png, err := readFileInto(it.SheetPath(cond), buf)
 				if err != nil {
 					send(rowOrErr{err: fmt.Errorf("instance %s: cannot read its %s sheet: %v", it.ID, cond, fsutil.WithoutPath(err))})
 					return
@@ -285,6 +300,21 @@ func readRows(ctx context.Context, items []Item, conds []string, split string) <
 		}
 	}()
 	return ch
+}
+
+// readFileInto reads the file at path into buf, which it grows as needed.
+func readFileInto(path string, buf []byte) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b := bytes.NewBuffer(buf[:0])
+	if fi, err := f.Stat(); err == nil && fi.Size() < 1<<30 {
+		b.Grow(int(fi.Size()) + bytes.MinRead)
+	}
+	_, err = b.ReadFrom(f)
+	return b.Bytes(), err
 }
 
 func containsPath(list []string, p string) bool {

@@ -18,6 +18,7 @@ import (
 	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/puzzle"
 	"github.com/jigbench/jigbench/core/render"
+	"github.com/jigbench/jigbench/core/score"
 )
 
 // Split selectors.
@@ -52,6 +53,16 @@ func (it *Item) PromptPath(condition string) string {
 		return filepath.Join(it.Dir, render.FilePromptRect)
 	}
 	return filepath.Join(it.Dir, render.FilePromptShap)
+}
+
+// AnswerJSON is the instance's solution as the answer JSON models are asked
+// for, {"<piece id>": [row, col], …}, read from its instance.json.
+func (it *Item) AnswerJSON() (string, error) {
+	n, sol, err := puzzle.ReadSolution(filepath.Join(it.Dir, render.FileInstance))
+	if err != nil {
+		return "", err
+	}
+	return score.MappingJSON(sol.Indices(n), n), nil
 }
 
 // ListInstances lists the instances under truth in ID order: a dataset

@@ -14,7 +14,6 @@ import (
 
 	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/puzzle"
-	"github.com/jigbench/jigbench/core/render"
 	"github.com/jigbench/jigbench/core/score"
 )
 
@@ -189,7 +188,7 @@ func drawSamples(byGrid map[int][]Item, grids []int, opt SFTOptions) ([]Item, er
 
 // sftLine is one conversation in the chosen layout.
 func sftLine(it *Item, outDir string, opt SFTOptions) ([]byte, error) {
-	inst, err := puzzle.ReadInstance(filepath.Join(it.Dir, render.FileInstance))
+	answer, err := it.AnswerJSON()
 	if err != nil {
 		return nil, err
 	}
@@ -197,7 +196,6 @@ func sftLine(it *Item, outDir string, opt SFTOptions) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	answer := score.MappingJSON(score.TruthOf(inst).Cell, inst.Grid)
 	img, err := filepath.Rel(outDir, it.SheetPath(opt.Condition))
 	if err != nil {
 		img = it.SheetPath(opt.Condition)

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"sort"
 
-	"github.com/jigbench/jigbench/core/fsutil"
 	"strings"
 )
 
@@ -116,9 +115,9 @@ func readRef(path string) (InstanceRef, error) {
 	if err != nil {
 		return InstanceRef{}, err
 	}
-	data = fsutil.TrimBOM(data)
-	if err := fsutil.CheckUTF8(data); err != nil {
-		return InstanceRef{}, fmt.Errorf("%s is not a valid instance.json: %w", path, err)
+	data, err = instanceText(data)
+	if err != nil {
+		return InstanceRef{}, fmt.Errorf("%s: %w", path, err)
 	}
 	var head struct {
 		Format string `json:"format"`

@@ -282,11 +282,75 @@ func readInstanceFile[T any](path string, parse func([]byte) (T, error)) (T, err
 	return v, nil
 }
 
+// ReadSolution reads only the grid and the solution of an instance.json and
+// checks that the solution puts each piece on its own cell of the grid. It
+// is for exports that write many answers: decoding the whole file (pieces,
+// edges, layout) cost most of an export's time.
+func ReadSolution(path string) (grid int, sol Solution, err error) {
+	f, err := readInstanceFile(path, parseSolution)
+	return f.Grid, f.Solution, err
+}
+
+// solutionFile is the part of instance.json that ReadSolution decodes.
+type solutionFile struct {
+	Format   string   `json:"format"`
+	Grid     int      `json:"grid"`
+	Solution Solution `json:"solution"`
+}
+
+func parseSolution(data []byte) (solutionFile, error) {
+	var f solutionFile
+	data, err := instanceText(data)
+	if err != nil {
+		return f, err
+	}
+	if err := json.Unmarshal(data, &f); err != nil {
+		return f, fmt.Errorf("not a valid instance.json: %w", err)
+	}
+	if err := f.check(); err != nil {
+		return f, fmt.Errorf("not a valid instance.json: %w", err)
+	}
+	return f, nil
+}
+
+func (f *solutionFile) check() error {
+	if f.Format != InstanceFormat {
+		return fmt.Errorf("format is %q, want %q", f.Format, InstanceFormat)
+	}
+	n := f.Grid
+	if err := ValidateGrid(n); err != nil {
+		return err
+	}
+	if len(f.Solution) != n*n {
+		return fmt.Errorf("solution has %d entries, want %d", len(f.Solution), n*n)
+	}
+	seen := make([]bool, n*n)
+	for id, c := range f.Solution {
+		if c.Row < 0 || c.Row >= n || c.Col < 0 || c.Col >= n {
+			return fmt.Errorf("piece %d is at (%d, %d), outside the grid", id, c.Row, c.Col)
+		}
+		if seen[c.Row*n+c.Col] {
+			return fmt.Errorf("two pieces are at (%d, %d)", c.Row, c.Col)
+		}
+		seen[c.Row*n+c.Col] = true
+	}
+	return nil
+}
+
+// Indices gives each piece's cell as row*n + col, in piece ID order.
+func (s Solution) Indices(n int) []int {
+	out := make([]int, len(s))
+	for k, c := range s {
+		out[k] = c.Row*n + c.Col
+	}
+	return out
+}
+
 // ParseInstance decodes instance.json and checks that it is complete and consistent.
 func ParseInstance(data []byte) (*Instance, error) {
-	data = fsutil.TrimBOM(data)
-	if err := fsutil.CheckUTF8(data); err != nil {
-		return nil, fmt.Errorf("not a valid instance.json: %w", err)
+	data, err := instanceText(data)
+	if err != nil {
+		return nil, err
 	}
 	var inst Instance
 	if err := json.Unmarshal(data, &inst); err != nil {
@@ -425,4 +489,14 @@ func readLimited(path string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s is larger than %d MB; it is not an instance file", path, limit>>20)
 	}
 	return data, err
+}
+
+// instanceText is an instance.json's bytes ready to decode: a byte order
+// mark dropped, and refused unless UTF-8 (the decoder would hide bad bytes).
+func instanceText(data []byte) ([]byte, error) {
+	data = fsutil.TrimBOM(data)
+	if err := fsutil.CheckUTF8(data); err != nil {
+		return nil, fmt.Errorf("not a valid instance.json: %w", err)
+	}
+	return data, nil
 }

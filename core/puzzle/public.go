@@ -3,8 +3,6 @@ package puzzle
 import (
 	"encoding/json"
 	"fmt"
-
-	"github.com/jigbench/jigbench/core/fsutil"
 )
 
 // PublicInstance is what a solver may read of an instance (docs/formats.md,
@@ -53,9 +51,9 @@ func ReadPublicInstance(path string) (*PublicInstance, error) {
 // ParsePublicInstance decodes the public fields of instance.json and checks
 // that they describe a usable sheet.
 func ParsePublicInstance(data []byte) (*PublicInstance, error) {
-	data = fsutil.TrimBOM(data)
-	if err := fsutil.CheckUTF8(data); err != nil {
-		return nil, fmt.Errorf("not a valid instance.json: %w", err)
+	data, err := instanceText(data)
+	if err != nil {
+		return nil, err
 	}
 	var f publicFile
 	if err := json.Unmarshal(data, &f); err != nil {

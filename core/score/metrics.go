@@ -29,10 +29,7 @@ type Truth struct {
 // TruthOf extracts the answer from an instance.
 func TruthOf(inst *puzzle.Instance) *Truth {
 	n := inst.Grid
-	t := &Truth{ID: inst.ID, Grid: n, Cell: make([]int, n*n), Sides: inst.Sides()}
-	for k, c := range inst.Solution {
-		t.Cell[k] = c.Row*n + c.Col
-	}
+	t := &Truth{ID: inst.ID, Grid: n, Cell: inst.Solution.Indices(n), Sides: inst.Sides()}
 	t.Revealed = revealedOf(inst)
 	return t
 }

@@ -156,7 +156,7 @@ func prepare(in Input, sample bool) (*analysis, error) {
 		switch {
 		case !ok:
 			return nil, fmt.Errorf("agreement: %s line %d: item %q is not in split %q", r.Source, r.Line, r.Item, sp.Name)
-		case r.Condition != WithGT && r.Condition != WithoutGT:
+		case !ValidConditionName(string(r.Condition)):
 			return nil, fmt.Errorf("agreement: %s line %d: unknown condition %q", r.Source, r.Line, r.Condition)
 		case r.Run < 1:
 			return nil, fmt.Errorf("agreement: %s line %d: run %d; runs are numbered from 1", r.Source, r.Line, r.Run)
@@ -170,6 +170,9 @@ func prepare(in Input, sample bool) (*analysis, error) {
 				r.Run, r.Condition, r.Item, first.Source, first.Line, r.Source, r.Line)
 		}
 		seenJ[k] = r
+		if r.Condition != WithGT && r.Condition != WithoutGT {
+			continue // Table 2 compares these two; AnalyzeConditions the rest
+		}
 		c := condIndex(r.Condition)
 		runSet[c][r.Run] = true
 		d := &a.items[sp.index[r.Item]]

@@ -35,7 +35,12 @@ func checkFiles(dir string, s *Split) []Problem {
 	if err != nil {
 		return []Problem{{Msg: fmt.Sprintf("open split folder: %v", err), Fatal: true}}
 	}
-	c := fileChecker{root: root, dir: dir, realDir: realDir, seen: make(map[string]error)}
+	c := fileChecker{root: root, dir: dir, realDir: realDir, seen: make(map[string]error), videos: make(map[string]bool)}
+	for i := range s.Items {
+		if v := s.Items[i].Video; v != "" {
+			c.videos[v] = true // ffprobe checks these (checkVideos)
+		}
+	}
 	var probs []Problem
 	for i := range s.Items {
 		it := &s.Items[i]
@@ -56,6 +61,7 @@ type fileChecker struct {
 	dir     string
 	realDir string
 	seen    map[string]error // frames and inputs are often shared
+	videos  map[string]bool  // paths named as videos, not images
 }
 
 func (c *fileChecker) check(rel string) error {
@@ -84,6 +90,9 @@ func (c *fileChecker) checkOnce(rel string) error {
 		return err
 	}
 	defer f.Close()
+	if c.videos[rel] {
+		return nil
+	}
 	cfg, format, err := image.DecodeConfig(bufio.NewReader(f))
 	if err != nil {
 		return fmt.Errorf("%q is not a readable PNG, JPEG, GIF or WebP image (%v)", rel, err)

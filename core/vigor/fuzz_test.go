@@ -119,7 +119,7 @@ func FuzzReadJudge(f *testing.F) {
 		seen := map[judgeKey]bool{}
 		for _, r := range recs {
 			it, ok := sp.Item(r.Item)
-			if !ok || r.Run < 1 || (r.Condition != WithGT && r.Condition != WithoutGT) || !r.Scores.Any() {
+			if !ok || r.Run < 1 || !ValidConditionName(string(r.Condition)) || !r.Scores.Any() {
 				t.Fatalf("accepted %+v", r)
 			}
 			for _, v := range r.Scores {

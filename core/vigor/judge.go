@@ -12,7 +12,9 @@ import (
 	"github.com/jigbench/jigbench/core/fsutil"
 )
 
-// Condition says whether the judge saw the ground truth.
+// Condition names the template variant a judge run used: any name of
+// lower-case letters, digits and underscores (docs/vigor-campaign.md). with_gt and
+// without_gt are the paper's two.
 type Condition string
 
 // The two judge conditions of docs/formats.md, "Judge files".
@@ -21,17 +23,18 @@ const (
 	WithGT    Condition = "with_gt"
 )
 
-// Conditions lists the conditions in Table 2 order.
+// Conditions lists the paper's conditions in Table 2 order; the agreement
+// report compares these two, AnalyzeConditions any number.
 var Conditions = [...]Condition{WithoutGT, WithGT}
 
-// ParseCondition accepts "with_gt"/"without_gt" in any case, with spaces or
+// ParseCondition accepts a condition name in any case, with spaces or
 // hyphens for the underscore.
 func ParseCondition(s string) (Condition, bool) {
-	switch c := Condition(normKey(s)); c {
-	case WithGT, WithoutGT:
-		return c, true
+	c := normKey(s)
+	if !ValidConditionName(c) {
+		return "", false
 	}
-	return "", false
+	return Condition(c), true
 }
 
 // JudgeRecord is one judge run's scores for one item.
@@ -218,7 +221,7 @@ func (jr *judgeReader) record(line int, raw []byte) {
 				c, ok = ParseCondition(s)
 			}
 			if !ok {
-				jr.problem(line, rec.Item, "condition: want %q or %q, got %s", WithGT, WithoutGT, clip(string(m.val), 40))
+				jr.problem(line, rec.Item, "condition: want a name of letters, digits and underscores such as %q, got %s", WithGT, clip(string(m.val), 40))
 				return
 			}
 			if jr.opt.Fixed && c != jr.opt.Condition {

@@ -19,7 +19,7 @@ func TestReadJudgeArrayAndProblems(t *testing.T) {
   {"id": "p1", "run": 3, "scores": {"overall": 3}},
   {"id": "r1", "run": 1, "condition": "with_gt", "scores": {"BC": 0}},
   {"id": "r2", "scores": {"BC": 1}},
-  {"id": "r2", "run": 2, "condition": "sometimes", "scores": {"BC": 1}},
+  {"id": "r2", "run": 2, "condition": "with gt?", "scores": {"BC": 1}},
   "just a string",
   {"id": "p2", "run": 1, "Background Consistency": "85%", "Rule Obey": 70.0, "Visual Quality": "90", "Beneficial Action": 10}
 ]`

@@ -2,6 +2,7 @@ package vigor
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -36,6 +37,9 @@ type Split struct {
 	// Rubrics optionally overrides the default rubric text per subdomain:
 	// subdomain → track → dimension name → text.
 	Rubrics map[string]map[Track]map[string]string `json:"rubrics,omitempty"`
+	// FramesFromVideo is how many frames video items show unless they say
+	// (0: DefaultVideoFrames).
+	FramesFromVideo int `json:"frames_from_video,omitempty"`
 
 	// Dir is the split folder; item paths are relative to it.
 	Dir string `json:"-"`
@@ -55,8 +59,12 @@ type Item struct {
 	Input       string   `json:"input,omitempty"`
 	Output      string   `json:"output,omitempty"` // result track: the final image
 	Frames      []string `json:"frames,omitempty"` // process track: the frame sequence
-	GTImage     string   `json:"gt_image,omitempty"`
-	GTText      string   `json:"gt_text,omitempty"`
+	// Video is a process item's output as a video, instead of Frames;
+	// FramesFromVideo overrides the split's frame count (video.go).
+	Video           string `json:"video,omitempty"`
+	FramesFromVideo int    `json:"frames_from_video,omitempty"`
+	GTImage         string `json:"gt_image,omitempty"`
+	GTText          string `json:"gt_text,omitempty"`
 }
 
 // Paths lists the item's files with the field each comes from, in display
@@ -73,13 +81,14 @@ func (it *Item) Paths() []ItemPath {
 	for i, f := range it.Frames {
 		add(fmt.Sprintf("frames[%d]", i), f)
 	}
+	add("video", it.Video)
 	add("gt_image", it.GTImage)
 	return ps
 }
 
 // ItemPath is one file an item names.
 type ItemPath struct {
-	Field string // "input", "output", "frames[3]", "gt_image"
+	Field string // "input", "output", "frames[3]", "video", "gt_image"
 	Path  string // as written in split.json, slash-separated
 }
 
@@ -151,7 +160,12 @@ func load(dir string, files bool) (*Split, error) {
 // Check validates the split in dir and returns every problem found, fatal
 // ones and warnings, in item order. An empty result means the split is fine.
 func Check(dir string) []Problem {
-	_, probs := check(dir, true)
+	s, probs := check(dir, true)
+	if s != nil {
+		// Videos are opened with ffprobe here, not on every Load.
+		probs = append(probs, checkVideos(context.Background(), s, DefaultVideoLimits)...)
+		sortProblems(s, probs)
+	}
 	return probs
 }
 
@@ -226,10 +240,18 @@ func ParseSplit(data []byte) (*Split, []Problem) {
 			err = json.Unmarshal(v, &s.Name)
 		case "items", "rubrics":
 			// below
+		case "frames_from_video":
+			if err = json.Unmarshal(v, &s.FramesFromVideo); err == nil {
+				if msg := checkFrameCount(s.FramesFromVideo); msg != "" {
+					fatal("", k, "%s", msg)
+				}
+			}
 		default:
 			warn("", k, "unknown field, ignored")
 		}
-		if err != nil {
+		if err != nil && k == "frames_from_video" {
+			fatal("", k, "want a whole number")
+		} else if err != nil {
 			fatal("", k, "want a string")
 		}
 	}
@@ -307,8 +329,11 @@ func parseItem(i int, raw json.RawMessage) (*Item, string, []Problem) {
 		switch {
 		case errors.As(err, &te):
 			want := "a string"
-			if te.Field == "frames" {
+			switch te.Field {
+			case "frames":
 				want = "a list of paths"
+			case "frames_from_video":
+				want = "a whole number"
 			}
 			fatal(te.Field, "want %s", want)
 			return nil, label, probs
@@ -336,10 +361,11 @@ func parseItem(i int, raw json.RawMessage) (*Item, string, []Problem) {
 		if len(it.Frames) > 0 {
 			warn("frames", "ignored on the result track")
 		}
-	case TrackProcess:
-		if len(it.Frames) == 0 {
-			fatal("frames", "missing; a process item needs at least one frame")
+		if it.Video != "" {
+			warn("video", "ignored on the result track")
 		}
+	case TrackProcess:
+		probs = append(probs, checkVideoFields(label, &it)...)
 	case "":
 		fatal("track", "missing; want %q or %q", TrackResult, TrackProcess)
 	default:

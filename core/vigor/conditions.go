@@ -1,0 +1,360 @@
+package vigor
+
+import (
+	"bufio"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// ConditionsFormat tags the JSON per-condition report (docs/vigor-campaign.md).
+const ConditionsFormat = "jigbench.vigor-conditions/v1"
+
+// maxConditionLen bounds a condition name; it is a label, not a text.
+const maxConditionLen = 64
+
+// ValidConditionName reports whether s is a condition name: 1–64 lower-case
+// ASCII letters, digits and underscores (docs/vigor-campaign.md, "Conditions").
+func ValidConditionName(s string) bool {
+	if s == "" || len(s) > maxConditionLen {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// OrderConditions lists the conditions of records in the order first seen,
+// with_gt moved last when present (the paper's Table 2 order).
+func OrderConditions(records []JudgeRecord) []Condition {
+	var out []Condition
+	for _, r := range records {
+		if !slices.Contains(out, r.Condition) {
+			out = append(out, r.Condition)
+		}
+	}
+	if i := slices.Index(out, WithGT); i >= 0 {
+		out = append(slices.Delete(out, i, i+1), WithGT)
+	}
+	return out
+}
+
+// ConditionsReport is Table 2 with one judge row per condition and the
+// paired differences between chosen pairs of conditions.
+type ConditionsReport struct {
+	Format     string          `json:"format"`
+	Split      string          `json:"split"`
+	Variance   string          `json:"variance"`
+	Conditions []Condition     `json:"conditions"`
+	Runs       []ConditionRuns `json:"runs"`
+	CI         ConditionsCI    `json:"ci"`
+	Rows       []ConditionRow  `json:"rows"`
+	Diffs      []ConditionDiff `json:"differences"`
+}
+
+// ConditionRuns lists one condition's judge run numbers.
+type ConditionRuns struct {
+	Condition Condition `json:"condition"`
+	Runs      []int     `json:"runs"`
+}
+
+// ConditionsCI says how the intervals were made.
+type ConditionsCI struct {
+	Level      float64 `json:"level"`
+	Replicates int     `json:"replicates"`
+	Seed       uint64  `json:"seed"`
+	Method     string  `json:"method"`
+}
+
+// ConditionRow is one Table 2 row: the human experts (Condition "") or one
+// judge condition, with the bootstrap intervals of each cell.
+type ConditionRow struct {
+	Condition Condition `json:"condition"`
+	Process   Cell      `json:"process"`
+	Result    Cell      `json:"result"`
+	ProcessCI CICell    `json:"process_ci"`
+	ResultCI  CICell    `json:"result_ci"`
+}
+
+// ConditionDiff is the paired difference A − B of every Table 2 figure,
+// both sides computed on the same resampled items.
+type ConditionDiff struct {
+	A       Condition `json:"a"`
+	B       Condition `json:"b"`
+	Process DiffCell  `json:"process"`
+	Result  DiffCell  `json:"result"`
+}
+
+// Name is the row's label in tables.
+func (r *ConditionRow) Name() string {
+	if r.Condition == "" {
+		return "Human experts"
+	}
+	return "Judge " + string(r.Condition)
+}
+
+// AnalyzeConditions computes Table 2 for every judge condition in the input
+// and the paired differences A − B of pairs (nil: every condition minus
+// the first one in order). It reuses Analyze's two-condition machinery:
+// each comparison relabels its two conditions into Analyze's slots, so the
+// figures and intervals are exactly Analyze's, with the same seed and the
+// same resampled items in every comparison.
+func AnalyzeConditions(ctx context.Context, in Input, opt Options, pairs [][2]Condition) (*ConditionsReport, error) {
+	conds := OrderConditions(in.Judge)
+	if len(conds) == 0 {
+		return nil, fmt.Errorf("agreement: no judge records")
+	}
+	for _, p := range pairs {
+		for _, c := range p {
+			if !slices.Contains(conds, c) {
+				return nil, fmt.Errorf("agreement: condition %q has no judge records (conditions: %s)", c, joinConditions(conds))
+			}
+		}
+		if p[0] == p[1] {
+			return nil, fmt.Errorf("agreement: a difference needs two different conditions, got %s twice", p[0])
+		}
+	}
+	if pairs == nil {
+		for _, c := range conds[1:] {
+			pairs = append(pairs, [2]Condition{c, conds[0]})
+		}
+	}
+	// compare runs Analyze with b in the without-GT slot and a in the
+	// with-GT slot ("" leaves a slot empty).
+	compare := func(a, b Condition) (*Report, error) {
+		sub := in
+		sub.Judge = make([]JudgeRecord, 0, len(in.Judge))
+		for _, r := range in.Judge {
+			switch r.Condition {
+			case b:
+				r.Condition = WithoutGT
+			case a:
+				r.Condition = WithGT
+			default:
+				continue
+			}
+			sub.Judge = append(sub.Judge, r)
+		}
+		return Analyze(ctx, sub, opt)
+	}
+
+	out := &ConditionsReport{Format: ConditionsFormat, Split: in.Split.Name, Conditions: conds,
+		Runs: []ConditionRuns{}, Rows: []ConditionRow{}, Diffs: []ConditionDiff{}}
+	for i := 0; i < len(conds); i += 2 {
+		b, a := conds[i], Condition("")
+		if i+1 < len(conds) {
+			a = conds[i+1]
+		}
+		rep, err := compare(a, b)
+		if err != nil {
+			return nil, err
+		}
+		if i == 0 {
+			out.Variance = rep.Variance
+			out.CI = ConditionsCI{Level: rep.CI.Level, Replicates: rep.CI.Replicates, Seed: rep.CI.Seed, Method: rep.CI.Method}
+			out.Rows = append(out.Rows, conditionRow("", &rep.Table2.HumanExperts, &rep.CI.Table2.HumanExperts))
+		}
+		out.Rows = append(out.Rows, conditionRow(b, &rep.Table2.JudgeWithoutGT, &rep.CI.Table2.JudgeWithoutGT))
+		out.Runs = append(out.Runs, ConditionRuns{b, rep.Runs.WithoutGT})
+		if a != "" {
+			out.Rows = append(out.Rows, conditionRow(a, &rep.Table2.JudgeWithGT, &rep.CI.Table2.JudgeWithGT))
+			out.Runs = append(out.Runs, ConditionRuns{a, rep.Runs.WithGT})
+		}
+	}
+	for _, p := range pairs {
+		rep, err := compare(p[0], p[1])
+		if err != nil {
+			return nil, err
+		}
+		d := &rep.CI.WithMinusWithoutGT
+		out.Diffs = append(out.Diffs, ConditionDiff{A: p[0], B: p[1], Process: d.Process, Result: d.Result})
+	}
+	return out, nil
+}
+
+func conditionRow(c Condition, r *Row, ci *CIRow) ConditionRow {
+	return ConditionRow{Condition: c, Process: r.Process, Result: r.Result, ProcessCI: ci.Process, ResultCI: ci.Result}
+}
+
+func joinConditions(cs []Condition) string {
+	s := make([]string, len(cs))
+	for i, c := range cs {
+		s[i] = string(c)
+	}
+	return strings.Join(s, ", ")
+}
+
+// ParseConditionPair reads "a-b" or "a,b" as the difference a − b.
+func ParseConditionPair(s string) ([2]Condition, error) {
+	for _, sep := range []string{",", " - ", "−", "-"} {
+		if a, b, ok := strings.Cut(s, sep); ok {
+			ca, okA := ParseCondition(a)
+			cb, okB := ParseCondition(b)
+			if okA && okB {
+				return [2]Condition{ca, cb}, nil
+			}
+		}
+	}
+	return [2]Condition{}, fmt.Errorf("difference %q: want two condition names as A,B (for A − B)", s)
+}
+
+// WriteJSON writes the report as indented JSON.
+func (cr *ConditionsReport) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(cr)
+}
+
+func (cr *ConditionsReport) header() []string {
+	return []string{"", "Process MAE", "Process Acc", "Process Var", "Result MAE", "Result Acc", "Result Var"}
+}
+
+func (cr *ConditionsReport) tableRows() (rows, ciRows, diffRows [][]string) {
+	for i := range cr.Rows {
+		r := &cr.Rows[i]
+		rows = append(rows, []string{r.Name(), fmtNum(r.Process.MAE), fmtPct(r.Process.Accuracy), fmtNum(r.Process.Variance),
+			fmtNum(r.Result.MAE), fmtPct(r.Result.Accuracy), fmtNum(r.Result.Variance)})
+		ciRows = append(ciRows, []string{r.Name(), r.ProcessCI.MAE.Format(3), pctInterval(r.ProcessCI.Accuracy), r.ProcessCI.Variance.Format(3),
+			r.ResultCI.MAE.Format(3), pctInterval(r.ResultCI.Accuracy), r.ResultCI.Variance.Format(3)})
+	}
+	for _, d := range cr.Diffs {
+		num := func(x Diff) string { return fmtSigned(x.Estimate) + " " + x.CI.Format(3) }
+		pct := func(x Diff) string { return fmtSignedPct(x.Estimate) + " " + pctInterval(x.CI) }
+		diffRows = append(diffRows, []string{string(d.A) + " − " + string(d.B),
+			num(d.Process.MAE), pct(d.Process.Accuracy), num(d.Process.Variance),
+			num(d.Result.MAE), pct(d.Result.Accuracy), num(d.Result.Variance)})
+	}
+	return rows, ciRows, diffRows
+}
+
+func (cr *ConditionsReport) runsLine() string {
+	parts := make([]string, len(cr.Runs))
+	for i, r := range cr.Runs {
+		parts[i] = string(r.Condition) + ": " + runList(r.Runs)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// WriteText writes Table 2 with a row per condition, its intervals and the
+// paired differences, aligned for a terminal.
+func (cr *ConditionsReport) WriteText(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
+	line := func(cells []string) { fmt.Fprintln(tw, strings.Join(cells, "\t")) }
+	fmt.Fprintf(tw, "ViGoR agreement by judge condition — split %s; judge runs %s\n", cr.Split, cr.runsLine())
+	fmt.Fprintf(tw, "Scores on a 0–1 scale; Var = mean per-item %s variance.\n\n", cr.Variance)
+	rows, ciRows, diffRows := cr.tableRows()
+	line(cr.header())
+	for _, r := range rows {
+		line(r)
+	}
+	if cr.CI.Replicates > 0 {
+		fmt.Fprintf(tw, "\n%.0f%% bootstrap intervals (%d replicates, seed %d; %s)\n", 100*cr.CI.Level, cr.CI.Replicates, cr.CI.Seed, cr.CI.Method)
+		line(cr.header())
+		for _, r := range ciRows {
+			line(r)
+		}
+	}
+	if len(diffRows) > 0 {
+		fmt.Fprintf(tw, "\nPaired differences (estimate and interval)\n")
+		line(cr.header())
+		for _, r := range diffRows {
+			line(r)
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// WriteMarkdown writes the same tables as Markdown.
+func (cr *ConditionsReport) WriteMarkdown(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	table := func(rows [][]string) {
+		mdRow(bw, cr.header())
+		fmt.Fprintf(bw, "|%s\n", strings.Repeat("---|", len(cr.header())))
+		for _, r := range rows {
+			mdRow(bw, r)
+		}
+	}
+	rows, ciRows, diffRows := cr.tableRows()
+	fmt.Fprintf(bw, "# ViGoR agreement by judge condition: %s\n\nJudge runs %s. Scores on a 0–1 scale; variance is the mean per-item %s variance.\n\n",
+		cr.Split, cr.runsLine(), cr.Variance)
+	fmt.Fprintf(bw, "## Table 2\n\n")
+	table(rows)
+	fmt.Fprintf(bw, "\n## %.0f%% bootstrap intervals\n\n%d replicates, seed %d; %s.\n\n", 100*cr.CI.Level, cr.CI.Replicates, cr.CI.Seed, cr.CI.Method)
+	table(ciRows)
+	if len(diffRows) > 0 {
+		fmt.Fprintf(bw, "\n## Paired differences\n\n")
+		table(diffRows)
+	}
+	return bw.Flush()
+}
+
+func mdRow(w io.Writer, cells []string) {
+	esc := make([]string, len(cells))
+	for i, c := range cells {
+		esc[i] = mdEscape(c)
+	}
+	fmt.Fprintf(w, "| %s |\n", strings.Join(esc, " | "))
+}
+
+// ConditionsCSVColumns is the header of WriteCSV.
+var ConditionsCSVColumns = [...]string{"section", "condition", "versus", "track", "statistic", "value", "ci_low", "ci_high", "items", "cells"}
+
+// WriteCSV writes every figure as one long table, one figure a row, at
+// full precision ("undefined" where undefined).
+func (cr *ConditionsReport) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write(ConditionsCSVColumns[:])
+	row := func(section string, c, versus Condition, t Track, stat string, v Value, ci Interval, items, cells string) {
+		lo, hi := "", ""
+		if ci.OK() {
+			lo, hi = csvNum(ci.Lo), csvNum(ci.Hi)
+		}
+		name := string(c)
+		if section == "table2" && c == "" {
+			name = "human_experts"
+		}
+		cw.Write([]string{section, name, string(versus), string(t), stat, csvNum(v), lo, hi, items, cells})
+	}
+	for i := range cr.Rows {
+		r := &cr.Rows[i]
+		for _, t := range Tracks {
+			c, ci := byTrack(t, &r.Process, &r.Result), byTrack(t, &r.ProcessCI, &r.ResultCI)
+			items, cells := strconv.Itoa(c.Items), strconv.Itoa(c.Cells)
+			row("table2", r.Condition, "", t, "mae", c.MAE, ci.MAE, items, cells)
+			row("table2", r.Condition, "", t, "accuracy", c.Accuracy, ci.Accuracy, items, cells)
+			row("table2", r.Condition, "", t, "variance", c.Variance, ci.Variance, items, cells)
+		}
+	}
+	for _, d := range cr.Diffs {
+		for _, t := range Tracks {
+			dc := byTrack(t, &d.Process, &d.Result)
+			row("difference", d.A, d.B, t, "mae", dc.MAE.Estimate, dc.MAE.CI, "", "")
+			row("difference", d.A, d.B, t, "accuracy", dc.Accuracy.Estimate, dc.Accuracy.CI, "", "")
+			row("difference", d.A, d.B, t, "variance", dc.Variance.Estimate, dc.Variance.CI, "", "")
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// csvNum writes a statistic at full precision, "undefined" where undefined.
+func csvNum(v Value) string {
+	if x, ok := v.Get(); ok {
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	return "undefined"
+}
