@@ -5,6 +5,7 @@ var HeatFrame = heatFrame
 
 // AbsDiff and WritePNG are test helpers (testutil_test.go).
 var (
-	AbsDiff  = absDiff
-	WritePNG = writePNG
+	AbsDiff       = absDiff
+	WritePNG      = writePNG
+	CompareGolden = compareGolden
 )

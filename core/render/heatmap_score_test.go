@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"image/png"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -58,38 +57,7 @@ func goldenHeatmap() *score.Heatmap {
 // legend may not.
 func TestHeatmapGolden(t *testing.T) {
 	img := render.Heatmap(goldenHeatmap(), render.HeatmapOptions{CellSize: 120})
-	golden := filepath.Join("testdata", "heatmap-aa-4x4.png")
-	if os.Getenv("JIGBENCH_UPDATE_GOLDEN") != "" {
-		render.WritePNG(t, golden, img)
-	}
-	f, err := os.Open(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	want, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want.Bounds() != img.Bounds() {
-		t.Fatalf("size %v, golden %v", img.Bounds(), want.Bounds())
-	}
-	differ, worst := 0, 0
-	b := img.Bounds()
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		for x := b.Min.X; x < b.Max.X; x++ {
-			r1, g1, b1, _ := img.At(x, y).RGBA()
-			r2, g2, b2, _ := want.At(x, y).RGBA()
-			d := max(render.AbsDiff(r1, r2), render.AbsDiff(g1, g2), render.AbsDiff(b1, b2)) >> 8
-			if d > 2 {
-				differ++
-				worst = max(worst, int(d))
-			}
-		}
-	}
-	if limit := b.Dx() * b.Dy() / 500; differ > limit {
-		t.Errorf("%d pixels differ from %s (worst by %d; at most %d may); rerun with JIGBENCH_UPDATE_GOLDEN=1 if the change is intended, and look at it", differ, golden, worst, limit)
-	}
+	render.CompareGolden(t, "heatmap-aa-4x4.png", img)
 	// Spot checks independent of the golden file: a tile holds its cell's
 	// colour, a bar its edge's colour.
 	h := goldenHeatmap()

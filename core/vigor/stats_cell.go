@@ -1,8 +1,10 @@
 package vigor
 
 import (
+	"fmt"
 	"math"
 	"slices"
+	"strings"
 )
 
 // cellStat sums the integer scores one (item, dimension) received from one
@@ -60,19 +62,40 @@ const (
 	Good     = 2 // 68–100
 )
 
-// BucketLabels names the process buckets in order.
-var BucketLabels = [...]string{"bad", "moderate", "good"}
+// MaxProcessScore is the top of the process track's 0–100 scale.
+const MaxProcessScore = 100
+
+// BucketLabels names the process buckets in order; BucketTops holds the
+// highest score of each.
+var (
+	BucketLabels = [...]string{"bad", "moderate", "good"}
+	BucketTops   = [...]int{33, 67, MaxProcessScore}
+)
 
 // Bucket puts a 0–100 integer score in Bad (0–33), Moderate (34–67) or
 // Good (68–100).
 func Bucket(score int) int {
-	switch {
-	case score <= 33:
-		return Bad
-	case score <= 67:
-		return Moderate
+	for b, top := range BucketTops[:len(BucketTops)-1] {
+		if score <= top {
+			return b
+		}
 	}
-	return Good
+	return len(BucketTops) - 1
+}
+
+// BucketRanges spells the buckets for people: "bad 0–33, moderate 34–67,
+// good 68–100".
+func BucketRanges() string {
+	var b strings.Builder
+	lo := 0
+	for i, top := range BucketTops {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s %d–%d", BucketLabels[i], lo, top)
+		lo = top + 1
+	}
+	return b.String()
 }
 
 // RoundHalfUp rounds a non-negative x to the nearest integer, halves up —

@@ -284,3 +284,14 @@ func TestPercentile(t *testing.T) {
 		t.Error("an interval over mostly undefined replicates should be undefined")
 	}
 }
+
+func TestBucketEdges(t *testing.T) {
+	for score, want := range map[int]int{0: Bad, 33: Bad, 34: Moderate, 67: Moderate, 68: Good, 100: Good} {
+		if got := Bucket(score); got != want {
+			t.Errorf("Bucket(%d) = %d, want %d", score, got, want)
+		}
+	}
+	if got := BucketRanges(); got != "bad 0–33, moderate 34–67, good 68–100" {
+		t.Errorf("BucketRanges() = %q", got)
+	}
+}
