@@ -1,9 +1,11 @@
+//go:build !release
+
 package app
 
 import (
 	"fmt"
 
-	"github.com/jigbench/jigbench/ui"
+	"github.com/jigbench/jigbench/ui/screenshot"
 )
 
 func init() {
@@ -24,7 +26,7 @@ func init() {
 			if *out == "" {
 				return usagef("--out DIR is required")
 			}
-			files, err := ui.Screenshots(*out, Version, ui.ScreenshotSizes)
+			files, err := screenshot.Write(*out, Version, screenshot.Sizes)
 			if err != nil {
 				return err
 			}

@@ -25,9 +25,12 @@ var (
 // AblationPane shows one instance's shape and rectangular sheets side by
 // side with one zoom and pan, and where each piece truly belongs.
 type AblationPane struct {
-	win *MainWindow
+	deps
+	// generated is the puzzle the Generate pane shows, if any: the pane
+	// opens on it.
+	generated func() *render.Generated
 
-	view        *View
+	zoom        *ZoomState
 	shape, rect *ZoomView
 	solved      *ZoomView
 	position    *widget.Label
@@ -52,9 +55,9 @@ type loadedInstance struct {
 	note   string          // why the edge overlay is missing, if it is
 }
 
-// NewAblationPane makes the pane; it opens on the Generate pane's puzzle.
-func NewAblationPane(w *MainWindow) *AblationPane {
-	return &AblationPane{win: w, hovered: -1, pinned: -1}
+// newAblationPane makes the pane; it opens on the Generate pane's puzzle.
+func newAblationPane(d deps, generated func() *render.Generated) *AblationPane {
+	return &AblationPane{deps: d, generated: generated, hovered: -1, pinned: -1}
 }
 
 // Title implements Pane.
@@ -65,8 +68,8 @@ func (a *AblationPane) Icon() fyne.Resource { return theme.ViewRestoreIcon() }
 
 // View implements Pane.
 func (a *AblationPane) View() fyne.CanvasObject {
-	a.view = NewView()
-	a.shape, a.rect = NewZoomView(a.view), NewZoomView(a.view)
+	a.zoom = NewZoomState()
+	a.shape, a.rect = NewZoomView(a.zoom), NewZoomView(a.zoom)
 	a.solved = NewZoomView(nil)
 	for _, z := range []*ZoomView{a.shape, a.rect} {
 		z.OnHover = a.hoverSheet
@@ -85,7 +88,7 @@ func (a *AblationPane) View() fyne.CanvasObject {
 	top := container.NewVBox(
 		container.NewBorder(nil, nil,
 			container.NewHBox(openOne, openMany, widget.NewLabel("Grid"), a.gridFilter, a.prev, a.next),
-			zoomToolbar(func() *View { return a.view })),
+			zoomToolbar(func() *ZoomState { return a.zoom })),
 		a.position)
 
 	caption := func(s string) fyne.CanvasObject {
@@ -104,7 +107,7 @@ func (a *AblationPane) View() fyne.CanvasObject {
 	a.gridFilter.SetSelected("All grids")
 	a.updateNav()
 	if a.current == nil {
-		if g := a.win.generate.Current(); g != nil {
+		if g := a.generated(); g != nil {
 			a.ShowGenerated(g)
 		}
 	}
@@ -112,36 +115,28 @@ func (a *AblationPane) View() fyne.CanvasObject {
 }
 
 func (a *AblationPane) openDialog(title string) {
-	a.win.Files.OpenFolder(title, func(dir string, err error) {
-		if err != nil {
-			a.win.ShowError(err)
-			return
-		}
-		if dir != "" {
-			a.Open(dir)
-		}
-	})
+	a.openFolder(title, a.Open)
 }
 
 // Open shows the instance folder dir, or steps through the instance folders inside it.
 func (a *AblationPane) Open(dir string) {
-	a.win.Status.Set("Looking for instances in " + dir + "…")
+	a.status.Set("Looking for instances in " + dir + "…")
 	id := a.request.Add(1) // anything loading before is no longer wanted
-	a.win.work.Go(func() func() {
+	a.work.Go(func() func() {
 		refs, err := puzzle.FindInstances(dir)
 		return func() {
 			if a.request.Load() != id {
 				return
 			}
 			if err != nil && len(refs) == 0 {
-				a.win.ShowError(err)
+				a.showError(err)
 				return
 			}
 			if err != nil {
-				a.win.Status.Set(capitalise(err.Error()) + ".")
+				a.status.Set(capitalise(err.Error()) + ".")
 			}
-			a.win.App.Preferences().SetString(prefLastDir, filepath.Dir(dir))
-			a.win.rememberFile(dir)
+			a.prefs.SetString(prefLastDir, filepath.Dir(dir))
+			a.recent(dir)
 			a.refs = refs
 			grids := map[int]bool{}
 			options := []string{"All grids"}
@@ -215,7 +210,7 @@ func (a *AblationPane) updateNav() {
 // load reads an instance folder off the UI goroutine and shows it.
 func (a *AblationPane) load(dir string) {
 	id := a.request.Add(1)
-	a.win.work.Go(func() func() {
+	a.work.Go(func() func() {
 		gen, err := render.LoadInstance(dir)
 		var li *loadedInstance
 		if gen != nil {
@@ -229,7 +224,7 @@ func (a *AblationPane) load(dir string) {
 				return
 			}
 			if li == nil {
-				a.win.ShowError(err)
+				a.showError(err)
 				return
 			}
 			a.show(li)
@@ -252,7 +247,7 @@ func (a *AblationPane) ShowGenerated(gen *render.Generated) {
 	a.refs, a.filtered, a.pos = nil, nil, 0
 	a.updateNav()
 	id := a.request.Add(1)
-	a.win.work.Go(func() func() {
+	a.work.Go(func() func() {
 		li := prepareInstance(gen)
 		return func() {
 			if a.request.Load() == id {
@@ -268,8 +263,8 @@ func (a *AblationPane) show(li *loadedInstance) {
 	a.shape.SetImage(li.Shape)
 	a.rect.SetImage(li.Rect)
 	a.solved.SetImage(li.solved)
-	a.view.Fit()
-	a.solved.view.Fit()
+	a.zoom.Fit()
+	a.solved.state.Fit()
 	inst := li.Gen.Instance
 	where := ""
 	if len(a.filtered) > 0 {
@@ -281,7 +276,7 @@ func (a *AblationPane) show(li *loadedInstance) {
 	if li.note != "" {
 		status += " No edge overlay: " + li.note
 	}
-	a.win.Status.Set(status)
+	a.status.Set(status)
 }
 
 // Current is the instance on screen, or nil.

@@ -4,10 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"image"
-	"image/color"
-	"io"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,8 +15,6 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/jigbench/jigbench/core/fsutil"
-	"github.com/jigbench/jigbench/core/render"
 	"github.com/jigbench/jigbench/core/vigor"
 )
 
@@ -36,17 +30,11 @@ var replicateChoices = []string{"0", "500", "1000", "2000", "5000", "10000"}
 // and shows the report's tables and pictures. Every figure comes from
 // core/vigor; this pane only lays them out.
 type AgreementPane struct {
-	win *MainWindow
+	deps
 
-	// Inputs.
-	dir        string
-	demo       bool
-	sp         *vigor.Split
-	storeNames []string        // annotators of the split in the store
-	storeErr   error           // why the store could not be read, if it could not
-	useStore   map[string]bool // which of them to include
-	humanFiles []string
-	judgeFiles map[vigor.Condition][]string
+	agreementInputs   // agreement_inputs.go
+	agreementTables   // agreement_tables.go
+	agreementPictures // agreement_pictures.go
 
 	// Result.
 	report *vigor.Report
@@ -54,23 +42,15 @@ type AgreementPane struct {
 	input  vigor.Input // what the report was computed from
 	opts   vigor.Options
 
-	splitLabel             *widget.Label
-	storeBox, humanBox     *fyne.Container
-	judgeBox               map[vigor.Condition]*fyne.Container
-	replicates             *widget.Select
-	seed                   *widget.Entry
-	sample                 *widget.Check
-	compute, cancelBtn     *widget.Button
-	progress               *widget.ProgressBar
-	progressBox            *fyne.Container
-	problems               *widget.Label
-	summary                *widget.Label
-	tablesBox              *fyne.Container
-	tables                 []*textTable
-	tabs                   *container.AppTabs
-	condSel, trackSel      *widget.RadioGroup
-	heat, confusion, scatt *chartView
-	exportBtns             []*widget.Button
+	replicates         *widget.Select
+	seed               *widget.Entry
+	sample             *widget.Check
+	compute, cancelBtn *widget.Button
+	progress           *widget.ProgressBar
+	progressBox        *fyne.Container
+	problems           *widget.Label
+	tabs               *container.AppTabs
+	exportBtns         []*widget.Button
 
 	view    fyne.CanvasObject
 	request atomic.Uint64
@@ -80,13 +60,10 @@ type AgreementPane struct {
 	running bool
 }
 
-// NewAgreementPane makes the pane; it opens on the demo split.
-func NewAgreementPane(w *MainWindow) *AgreementPane {
-	return &AgreementPane{win: w, useStore: map[string]bool{}, judgeFiles: map[vigor.Condition][]string{}}
+// newAgreementPane makes the pane; it opens on the demo split.
+func newAgreementPane(d deps) *AgreementPane {
+	return &AgreementPane{deps: d, agreementInputs: agreementInputs{useStore: map[string]bool{}, judgeFiles: map[vigor.Condition][]string{}}}
 }
-
-// Agreement is the Agreement pane.
-func (m *MainWindow) Agreement() *AgreementPane { return m.agreement }
 
 // Title implements Pane.
 func (a *AgreementPane) Title() string { return "Agreement" }
@@ -151,7 +128,7 @@ func (a *AgreementPane) View() fyne.CanvasObject {
 	a.trackSel.Horizontal = true
 	a.condSel.SetSelected(condTitle(vigor.WithGT))
 	a.trackSel.SetSelected("Result")
-	a.heat, a.confusion, a.scatt = newChartView(a.win.work), newChartView(a.win.work), newChartView(a.win.work)
+	a.heat, a.confusion, a.scatt = newChartView(a.work), newChartView(a.work), newChartView(a.work)
 	pictures := container.NewBorder(container.NewHBox(a.condSel, widget.NewSeparator(), a.trackSel), nil, nil, nil,
 		container.NewGridWithColumns(2, a.heat, container.NewGridWithRows(2, a.confusion, a.scatt)))
 	a.tabs = container.NewAppTabs(
@@ -190,208 +167,9 @@ func condTitle(c vigor.Condition) string {
 	return "Judge without GT"
 }
 
-// ScreenshotViews adds the pictures tab to `jigbench screenshot`.
-func (a *AgreementPane) ScreenshotViews() []screenshotView {
-	return []screenshotView{{Name: "pictures", Show: func() { a.tabs.SelectIndex(1) }}}
-}
-
-// OpenDemo chooses the demo split with its simulated ratings and judge runs
-// and computes the report.
-func (a *AgreementPane) OpenDemo() {
-	id := a.request.Add(1)
-	a.win.work.Go(func() func() {
-		set, err := vigorDemo()
-		return func() {
-			if a.request.Load() != id {
-				return
-			}
-			if err != nil {
-				a.win.ShowError(err)
-				return
-			}
-			a.useSplit(set.Dir, true, func() {
-				a.humanFiles = slices.Clone(set.Humans)
-				a.judgeFiles = map[vigor.Condition][]string{}
-				for _, c := range vigor.Conditions {
-					a.judgeFiles[c] = slices.Clone(set.Judge[c])
-				}
-				a.showSources()
-				a.Compute()
-			})
-		}
-	})
-}
-
-// OpenSplitDialog asks for a split folder.
-func (a *AgreementPane) OpenSplitDialog() {
-	a.win.Files.OpenFolder("Choose the ViGoR split (a folder with split.json)", func(dir string, err error) {
-		if err != nil {
-			a.win.ShowError(err)
-			return
-		}
-		if dir != "" {
-			a.OpenSplit(dir)
-		}
-	})
-}
-
-// OpenSplit chooses the split in dir; the rating and judge files chosen
-// for another split are dropped.
-func (a *AgreementPane) OpenSplit(dir string) {
-	a.useSplit(dir, false, func() {
-		a.humanFiles = nil
-		a.judgeFiles = map[vigor.Condition][]string{}
-		a.showSources()
-		a.win.Status.Set(fmt.Sprintf("Split %s: tick the raters in this machine's store, add rating exports and judge runs, then Compute.", a.sp.Name))
-	})
-}
-
-// useSplit reads the split and lists its raters in the store, off the UI
-// goroutine, then runs then.
-func (a *AgreementPane) useSplit(dir string, demo bool, then func()) {
-	id := a.request.Add(1)
-	a.win.work.Go(func() func() {
-		sp, err := vigor.LoadMeta(dir)
-		var names []string
-		var storeErr error // the store is optional here: files can stand in
-		if err == nil {
-			var store RatingStore = a.win.rate.demoStore
-			if !demo {
-				store, storeErr = a.win.rate.opener.get()
-			}
-			if storeErr == nil {
-				ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
-				names, storeErr = store.Annotators(ctx, sp.Name)
-				cancel()
-			}
-		}
-		return func() {
-			if a.request.Load() != id {
-				return
-			}
-			if err != nil {
-				a.win.ShowError(err)
-				return
-			}
-			a.Cancel()
-			a.dir, a.demo, a.sp = dir, demo, sp
-			a.storeNames, a.storeErr = names, storeErr
-			// A real split's raters in the store count by default; the
-			// demo's report is the simulated study unless a demo rater is ticked.
-			a.useStore = map[string]bool{}
-			for _, n := range names {
-				a.useStore[n] = !demo
-			}
-			label := fmt.Sprintf("%s — %d process and %d result items", sp.Name, sp.Count(vigor.TrackProcess), sp.Count(vigor.TrackResult))
-			if demo {
-				label += " (the demo: simulated raters and judge)"
-			}
-			a.splitLabel.SetText(label)
-			a.win.relayout(a.view)
-			if !demo {
-				a.win.App.Preferences().SetString(prefLastDir, filepath.Dir(dir))
-			}
-			then()
-		}
-	})
-}
-
-// showSources lists the chosen ratings and judge runs.
-func (a *AgreementPane) showSources() {
-	a.storeBox.Objects = nil
-	if len(a.storeNames) == 0 {
-		text := "This machine's store has no ratings of this split."
-		if a.storeErr != nil {
-			text = "This machine's ratings store could not be read (" + a.storeErr.Error() + "); add rating exports instead."
-		}
-		note := widget.NewLabel(text)
-		note.Wrapping = fyne.TextWrapWord
-		note.SizeName = theme.SizeNameCaptionText
-		a.storeBox.Add(note)
-	} else {
-		a.storeBox.Add(widget.NewLabel("From this machine's store:"))
-		for _, n := range a.storeNames {
-			c := widget.NewCheck(n, func(on bool) { a.useStore[n] = on })
-			c.SetChecked(a.useStore[n])
-			a.storeBox.Add(c)
-		}
-	}
-	a.storeBox.Refresh()
-	fileRow := func(path string, remove func()) fyne.CanvasObject {
-		l := widget.NewLabel(filepath.Base(path))
-		l.Truncation = fyne.TextTruncateEllipsis
-		b := widget.NewButtonWithIcon("", theme.ContentRemoveIcon(), remove)
-		b.Importance = widget.LowImportance
-		return container.NewBorder(nil, nil, nil, b, l)
-	}
-	a.humanBox.Objects = nil
-	for i, f := range a.humanFiles {
-		a.humanBox.Add(fileRow(f, func() {
-			a.humanFiles = slices.Delete(a.humanFiles, i, i+1)
-			a.showSources()
-		}))
-	}
-	a.humanBox.Refresh()
-	for _, c := range vigor.Conditions {
-		box := a.judgeBox[c]
-		box.Objects = nil
-		for i, f := range a.judgeFiles[c] {
-			box.Add(fileRow(f, func() {
-				a.judgeFiles[c] = slices.Delete(a.judgeFiles[c], i, i+1)
-				a.showSources()
-			}))
-		}
-		if len(a.judgeFiles[c]) == 0 {
-			none := widget.NewLabel("none")
-			none.SizeName = theme.SizeNameCaptionText
-			box.Add(none)
-		}
-		box.Refresh()
-	}
-	a.win.relayout(a.view)
-}
-
-func (a *AgreementPane) addHumansDialog() {
-	a.win.Files.OpenFile("Add a ratings export", Filter{Name: "Ratings", Extensions: []string{"csv", "jsonl", "ndjson"}},
-		func(path string, err error) {
-			if err != nil {
-				a.win.ShowError(err)
-			} else if path != "" {
-				a.AddHumans(path)
-			}
-		})
-}
-
-func (a *AgreementPane) addJudgeDialog(c vigor.Condition) {
-	a.win.Files.OpenFile("Add a judge run ("+condWords(c)+")", Filter{Name: "Judge runs", Extensions: []string{"json", "jsonl"}},
-		func(path string, err error) {
-			if err != nil {
-				a.win.ShowError(err)
-			} else if path != "" {
-				a.AddJudge(c, path)
-			}
-		})
-}
-
-// AddHumans adds rating exports (.csv, .jsonl).
-func (a *AgreementPane) AddHumans(paths ...string) {
-	for _, p := range paths {
-		if !slices.Contains(a.humanFiles, p) {
-			a.humanFiles = append(a.humanFiles, p)
-		}
-	}
-	a.showSources()
-}
-
-// AddJudge adds judge-run files of condition c; a record without a run
-// number takes the file's position in the condition's list.
-func (a *AgreementPane) AddJudge(c vigor.Condition, paths ...string) {
-	for _, p := range paths {
-		if !slices.Contains(a.judgeFiles[c], p) {
-			a.judgeFiles[c] = append(a.judgeFiles[c], p)
-		}
-	}
-	a.showSources()
+// tourViews adds the pictures tab to `jigbench screenshot`.
+func (a *AgreementPane) tourViews() []tourView {
+	return []tourView{{Name: "pictures", Show: func() { a.tabs.SelectIndex(1) }}}
 }
 
 // analysisJob is a snapshot of the inputs, read on a worker goroutine.
@@ -407,13 +185,13 @@ type analysisJob struct {
 // Compute runs the analysis off the UI goroutine with a progress bar.
 func (a *AgreementPane) Compute() {
 	if a.sp == nil {
-		a.win.Status.Set("Choose a split first.")
+		a.status.Set("Choose a split first.")
 		return
 	}
 	reps, _ := strconv.Atoi(a.replicates.Selected)
 	seed, err := strconv.ParseUint(strings.TrimSpace(a.seed.Text), 10, 64)
 	if err != nil {
-		a.win.ShowError(errors.New("the seed must be a whole number ≥ 0"))
+		a.showError(errors.New("the seed must be a whole number ≥ 0"))
 		return
 	}
 	job := analysisJob{dir: a.dir, demo: a.demo, humanFiles: slices.Clone(a.humanFiles),
@@ -441,9 +219,9 @@ func (a *AgreementPane) Compute() {
 	a.compute.Disable()
 	a.progress.SetValue(0)
 	a.progressBox.Show()
-	a.win.Status.Set("Computing the agreement of " + a.sp.Name + "…")
+	a.status.Set("Computing the agreement of " + a.sp.Name + "…")
 	a.pollProgress(id)
-	a.win.work.Go(func() func() {
+	a.work.Go(func() func() {
 		in, problems, err := a.gather(ctx, job)
 		var rep *vigor.Report
 		var pd *vigor.PlotData
@@ -460,9 +238,9 @@ func (a *AgreementPane) Compute() {
 			a.finish()
 			switch {
 			case errors.Is(err, context.Canceled):
-				a.win.Status.Set("Cancelled; the report shown (if any) is the previous one.")
+				a.status.Set("Cancelled; the report shown (if any) is the previous one.")
 			case err != nil:
-				a.win.ShowError(err)
+				a.showError(err)
 			default:
 				a.show(in, job.opts, rep, pd, problems)
 			}
@@ -472,7 +250,7 @@ func (a *AgreementPane) Compute() {
 
 // pollProgress shows the bootstrap's progress while computation id runs.
 func (a *AgreementPane) pollProgress(id uint64) {
-	a.win.work.After(progressPoll, func() func() {
+	a.work.After(progressPoll, func() func() {
 		return func() {
 			if a.request.Load() != id || !a.running {
 				return
@@ -496,46 +274,8 @@ func (a *AgreementPane) Cancel() {
 		a.cancel()
 		a.request.Add(1) // its result is no longer wanted
 		a.finish()
-		a.win.Status.Set("Cancelled.")
+		a.status.Set("Cancelled.")
 	}
-}
-
-// gather reads everything the analysis needs; it runs on a worker goroutine.
-func (a *AgreementPane) gather(ctx context.Context, job analysisJob) (vigor.Input, []string, error) {
-	sp, err := vigor.LoadMeta(job.dir)
-	if err != nil {
-		return vigor.Input{}, nil, err
-	}
-	src := vigor.Sources{HumanFiles: job.humanFiles, Judge: job.judgeFiles}
-	if len(job.storeNames) > 0 {
-		var store RatingStore = a.win.rate.demoStore
-		if !job.demo {
-			if store, err = a.win.rate.opener.get(); err != nil {
-				return vigor.Input{}, nil, err
-			}
-		}
-		for _, n := range job.storeNames {
-			sctx, cancel := context.WithTimeout(ctx, storeTimeout)
-			rs, err := store.List(sctx, vigor.Query{Split: sp.Name, Annotator: n})
-			cancel()
-			if err != nil {
-				return vigor.Input{}, nil, err
-			}
-			src.Stored = append(src.Stored, rs...)
-		}
-	}
-	in, probs, err := vigor.Gather(sp, src)
-	if err != nil {
-		return in, nil, err
-	}
-	problems := make([]string, len(probs))
-	for i, p := range probs {
-		problems[i] = p.String()
-	}
-	if len(in.Humans) == 0 {
-		return in, problems, errors.New("no human ratings chosen: tick raters in this machine's store or add rating exports")
-	}
-	return in, problems, nil
 }
 
 // show lays out a finished report.
@@ -553,211 +293,14 @@ func (a *AgreementPane) show(in vigor.Input, opts vigor.Options, rep *vigor.Repo
 	} else {
 		a.problems.Hide()
 	}
-	a.summary.SetText(fmt.Sprintf("Split %s: %d process and %d result items; %d annotators (%s); judge runs without GT: %s, with GT: %s.",
-		rep.Split, rep.Items.Process, rep.Items.Result, len(rep.Annotators), strings.Join(rep.Annotators, ", "),
-		runWords(rep.Runs.WithoutGT), runWords(rep.Runs.WithGT)))
-	a.tables = nil
-	a.tablesBox.Objects = nil
-	for _, t := range rep.TextTables() {
-		tt := newTextTable(t)
-		a.tables = append(a.tables, tt)
-		a.tablesBox.Add(tt.box)
-	}
-	a.tablesBox.Refresh()
+	a.showTables(rep)
 	for _, b := range a.exportBtns {
 		b.Enable()
 	}
 	a.showPictures()
-	a.win.relayout(a.view)
-	a.win.Status.Set(fmt.Sprintf("Agreement of %s computed: %d human ratings, %d judge records.", rep.Split, len(in.Humans), len(in.Judge)))
+	a.work.relayout(a.view)
+	a.status.Set(fmt.Sprintf("Agreement of %s computed: %d human ratings, %d judge records.", rep.Split, len(in.Humans), len(in.Judge)))
 }
 
-func runWords(runs []int) string {
-	if len(runs) == 0 {
-		return "none"
-	}
-	s := make([]string, len(runs))
-	for i, r := range runs {
-		s[i] = strconv.Itoa(r)
-	}
-	return strings.Join(s, ", ")
-}
-
-// Report is the report shown (nil before the first computation).
-func (a *AgreementPane) Report() *vigor.Report { return a.report }
-
-// selected returns the condition and track the pictures show.
-func (a *AgreementPane) selected() (vigor.Condition, vigor.Track) {
-	c, t := vigor.WithGT, vigor.TrackResult
-	if a.condSel.Selected == condTitle(vigor.WithoutGT) {
-		c = vigor.WithoutGT
-	}
-	if a.trackSel.Selected == "Process" {
-		t = vigor.TrackProcess
-	}
-	return c, t
-}
-
-// showPictures draws the heatmap, the confusion matrix and the scatter of
-// the chosen condition and track.
-func (a *AgreementPane) showPictures() {
-	if a.heat == nil || a.report == nil {
-		return
-	}
-	cond, t := a.selected()
-	a.heat.SetChart(a.heatmapChart(cond, t))
-	a.confusion.SetChart(a.confusionChart(cond, t))
-	a.scatt.SetChart(a.scatterChart(cond))
-}
-
-type chartFunc = func(w, h int, st render.PlotStyle) *image.RGBA
-
-func trackWord(t vigor.Track) string {
-	if t == vigor.TrackProcess {
-		return "process track"
-	}
-	return "result track"
-}
-
-func (a *AgreementPane) heatmapChart(cond vigor.Condition, t vigor.Track) chartFunc {
-	g, ok := a.plots.Grid(cond, t)
-	if !ok {
-		return nil
-	}
-	c := render.GridChart{
-		Title:    "Accuracy by subdomain × dimension",
-		Subtitle: trackWord(t) + " · " + condWords(cond),
-		Rows:     g.Rows, Cols: g.Dims, Counts: g.Cells,
-	}
-	for _, row := range g.Accuracy {
-		vals, ok := make([]float64, len(row)), make([]bool, len(row))
-		for j, v := range row {
-			vals[j], ok[j] = v.Get()
-		}
-		c.Values, c.Defined = append(c.Values, vals), append(c.Defined, ok)
-	}
-	return func(w, h int, st render.PlotStyle) *image.RGBA { return render.DrawGridChart(c, w, h, st) }
-}
-
-func (a *AgreementPane) confusionChart(cond vigor.Condition, t vigor.Track) chartFunc {
-	cs := &a.report.Confusion.JudgeWithGT
-	if cond == vigor.WithoutGT {
-		cs = &a.report.Confusion.JudgeWithoutGT
-	}
-	cf := cs.Result
-	sub := "majority of the scores, 0 or 1"
-	if t == vigor.TrackProcess {
-		cf = cs.Process
-		sub = "buckets of the mean: bad 0–33, moderate 34–67, good 68–100"
-	}
-	c := render.MatrixChart{Title: "Confusion: " + trackWord(t) + ", " + condWords(cond),
-		Subtitle: sub, RowTitle: "Humans ↓", ColTitle: "Judge →", Labels: cf.Labels, Counts: cf.Matrix}
-	return func(w, h int, st render.PlotStyle) *image.RGBA { return render.DrawMatrixChart(c, w, h, st) }
-}
-
-// Series colours of the scatter (readable on light and dark).
-var (
-	processColour = color.RGBA{240, 128, 32, 255}
-	resultColour  = color.RGBA{40, 130, 230, 255}
-)
-
-func (a *AgreementPane) scatterChart(cond vigor.Condition) chartFunc {
-	var proc, res [][2]float64
-	for _, p := range a.plots.Points {
-		if p.Condition != cond {
-			continue
-		}
-		if p.Track == vigor.TrackProcess {
-			proc = append(proc, [2]float64{p.Human, p.Judge})
-		} else {
-			res = append(res, [2]float64{p.Human, p.Judge})
-		}
-	}
-	c := render.ScatterChart{
-		Title:    "Judge vs humans, " + condWords(cond),
-		Subtitle: "one point per item × dimension (means, 0–1); result points jittered",
-		XLabel:   "humans' mean", YLabel: "judge's mean",
-		Series: []render.ScatterSeries{
-			{Name: fmt.Sprintf("process (%d)", len(proc)), Colour: processColour, Points: proc},
-			{Name: fmt.Sprintf("result (%d)", len(res)), Colour: resultColour, Points: res, Jitter: 0.03},
-		},
-	}
-	return func(w, h int, st render.PlotStyle) *image.RGBA { return render.DrawScatterChart(c, w, h, st) }
-}
-
-// Export.
-
-func (a *AgreementPane) exportDialog(ext string) {
-	if a.report == nil {
-		a.win.Status.Set("Nothing to export yet: compute the report first.")
-		return
-	}
-	name := a.report.Split + "-agreement." + ext
-	a.win.Files.SaveFile("Export the agreement report", name, Filter{Name: strings.ToUpper(ext), Extensions: []string{ext}},
-		func(path string, err error) {
-			if err != nil {
-				a.win.ShowError(err)
-			} else if path != "" {
-				a.Export(path)
-			}
-		})
-}
-
-// exportChartSize is the size of one chart in an exported PNG sheet.
-const exportChartW, exportChartH = 720, 560
-
-// Export writes the report shown; the format follows the extension: .md
-// (Markdown), .csv, .json, or .png (every picture, both conditions and
-// tracks, on one sheet).
-func (a *AgreementPane) Export(path string) {
-	rep, pd := a.report, a.plots
-	if rep == nil {
-		return
-	}
-	ext := strings.ToLower(filepath.Ext(path))
-	var charts []chartFunc
-	if ext == ".png" {
-		for _, c := range vigor.Conditions {
-			for _, t := range vigor.Tracks {
-				if _, ok := pd.Grid(c, t); !ok {
-					continue
-				}
-				charts = append(charts, a.heatmapChart(c, t), a.confusionChart(c, t))
-			}
-			charts = append(charts, a.scatterChart(c))
-		}
-	}
-	a.win.Status.Set("Exporting " + path + "…")
-	a.win.work.Go(func() func() {
-		err := fsutil.WriteWith(path, func(w io.Writer) error {
-			switch ext {
-			case ".md", ".markdown":
-				return rep.WriteMarkdown(w)
-			case ".csv":
-				return rep.WriteCSV(w)
-			case ".json":
-				return rep.WriteJSON(w)
-			case ".png":
-				st := render.LightPlotStyle(1)
-				var imgs []*image.RGBA
-				for _, c := range charts {
-					imgs = append(imgs, c(exportChartW, exportChartH, st))
-				}
-				data, err := render.EncodePNG(render.ChartSheet(imgs, 3, 8, st.Background))
-				if err != nil {
-					return err
-				}
-				_, err = w.Write(data)
-				return err
-			}
-			return fmt.Errorf("%s: unknown format; name the file .md, .csv, .json or .png", filepath.Base(path))
-		})
-		return func() {
-			if err != nil {
-				a.win.ShowError(err)
-				return
-			}
-			a.win.Status.Set("Exported " + path)
-		}
-	})
-}
+// shownReport is the report shown (nil before the first computation).
+func (a *AgreementPane) shownReport() *vigor.Report { return a.report }

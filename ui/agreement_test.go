@@ -88,7 +88,7 @@ func expectedReport(t *testing.T, dir string, humans []string, judge map[vigor.C
 func agreementWindow(t *testing.T, store RatingStore) *MainWindow {
 	t.Helper()
 	a := test.NewTempApp(t)
-	m := NewMainWindow(a, Options{Version: "test", queued: true,
+	m := NewMainWindow(a, Options{Version: "test", Dispatcher: NewQueue(),
 		Files:   func(FileChooser) FileChooser { return &fakeChooser{} },
 		Ratings: func() (RatingStore, error) { return store, nil }})
 	m.Window.Resize(fyne.NewSize(1280, 800))
@@ -102,8 +102,8 @@ func agreementWindow(t *testing.T, store RatingStore) *MainWindow {
 func TestAgreementShowsWhatCoreComputes(t *testing.T) {
 	dir, humans, judge := agreementFixture(t)
 	m := agreementWindow(t, openTestStore(t))
-	a := m.Agreement()
-	if a.Report() == nil || a.Report().Split != vigordemo.Name {
+	a := m.agreement
+	if a.shownReport() == nil || a.shownReport().Split != vigordemo.Name {
 		t.Fatal("the pane did not open on the demo split's report")
 	}
 	a.OpenSplit(dir)
@@ -118,7 +118,7 @@ func TestAgreementShowsWhatCoreComputes(t *testing.T) {
 	m.settle()
 	want := expectedReport(t, dir, humans, judge, nil, vigor.Options{Replicates: 500, Seed: 7})
 
-	got, _ := json.Marshal(a.Report())
+	got, _ := json.Marshal(a.shownReport())
 	exp, _ := json.Marshal(want)
 	if !bytes.Equal(got, exp) {
 		t.Fatal("the pane's report differs from vigor.Analyze's on the same files")
@@ -210,7 +210,7 @@ func TestAgreementUsesThisMachinesStore(t *testing.T) {
 		mine = append(mine, saved)
 	}
 	m := agreementWindow(t, store)
-	a := m.Agreement()
+	a := m.agreement
 	a.OpenSplit(dir)
 	m.settle()
 	if !slices.Equal(a.storeNames, []string{"zoe"}) || !a.useStore["zoe"] {
@@ -224,8 +224,8 @@ func TestAgreementUsesThisMachinesStore(t *testing.T) {
 	a.Compute()
 	m.settle()
 	want := expectedReport(t, dir, humans[:2], judge, mine, vigor.Options{})
-	if !slices.Contains(a.Report().Annotators, "zoe") {
-		t.Fatalf("annotators %v", a.Report().Annotators)
+	if !slices.Contains(a.shownReport().Annotators, "zoe") {
+		t.Fatalf("annotators %v", a.shownReport().Annotators)
 	}
 	if got, exp := a.tables[0].cells[3][4].Text, want.Table2.JudgeWithGT.Result.MAE.Format(3); got != exp {
 		t.Fatalf("with zoe from the store: result MAE %s, want %s", got, exp)
@@ -235,7 +235,7 @@ func TestAgreementUsesThisMachinesStore(t *testing.T) {
 func TestAgreementExportsAndCancel(t *testing.T) {
 	dir, humans, judge := agreementFixture(t)
 	m := agreementWindow(t, openTestStore(t))
-	a := m.Agreement()
+	a := m.agreement
 	a.OpenSplit(dir)
 	m.settle()
 	a.AddHumans(humans...)
@@ -243,7 +243,7 @@ func TestAgreementExportsAndCancel(t *testing.T) {
 	a.replicates.SetSelected("200")
 	a.Compute()
 	m.settle()
-	rep := a.Report()
+	rep := a.shownReport()
 	out := t.TempDir()
 	for _, ext := range []string{"md", "csv", "json", "png"} {
 		a.Export(filepath.Join(out, "report."+ext))
@@ -272,21 +272,21 @@ func TestAgreementExportsAndCancel(t *testing.T) {
 	}
 	a.Cancel()
 	m.settle()
-	if a.Report() != rep || a.progressBox.Visible() || !strings.Contains(m.Status.Text(), "Cancelled") {
-		t.Fatalf("after Cancel: report replaced %v, progress visible %v, status %q", a.Report() != rep, a.progressBox.Visible(), m.Status.Text())
+	if a.shownReport() != rep || a.progressBox.Visible() || !strings.Contains(m.Status.Text(), "Cancelled") {
+		t.Fatalf("after Cancel: report replaced %v, progress visible %v, status %q", a.shownReport() != rep, a.progressBox.Visible(), m.Status.Text())
 	}
 }
 
 func TestAgreementReportsBadInputs(t *testing.T) {
 	dir, humans, judge := agreementFixture(t)
 	m := agreementWindow(t, openTestStore(t))
-	a := m.Agreement()
+	a := m.agreement
 	a.OpenSplit(dir)
 	m.settle()
-	before := a.Report()
+	before := a.shownReport()
 	a.Compute() // no ratings chosen
 	m.settle()
-	if !strings.Contains(m.Status.Text(), "no human ratings") || a.Report() != before {
+	if !strings.Contains(m.Status.Text(), "no human ratings") || a.shownReport() != before {
 		t.Fatalf("status %q", m.Status.Text())
 	}
 	// A judge file with an unreadable record: reported, left out, the rest scored.
@@ -297,7 +297,7 @@ func TestAgreementReportsBadInputs(t *testing.T) {
 	a.AddJudge(vigor.WithGT, bad)
 	a.Compute()
 	m.settle()
-	if a.Report() == before || !a.problems.Visible() || !strings.Contains(a.problems.Text, "2 judge record(s)") {
+	if a.shownReport() == before || !a.problems.Visible() || !strings.Contains(a.problems.Text, "2 judge record(s)") {
 		t.Fatalf("problems %q", a.problems.Text)
 	}
 }

@@ -126,7 +126,7 @@ func newTextTable(t vigor.TextTable) *textTable {
 // changes, and keeps the last picture (scaled) meanwhile.
 type chartView struct {
 	widget.BaseWidget
-	work *worker
+	work Dispatcher
 	img  *canvas.Image
 
 	draw    func(w, h int, st render.PlotStyle) *image.RGBA // nil: empty
@@ -145,7 +145,7 @@ type chartKey struct {
 // chartDebounce lets a window resize settle before charts are drawn again.
 const chartDebounce = 80 * time.Millisecond
 
-func newChartView(work *worker) *chartView {
+func newChartView(work Dispatcher) *chartView {
 	c := &chartView{work: work, img: canvas.NewImageFromImage(nil)}
 	c.img.FillMode = canvas.ImageFillStretch
 	c.ExtendBaseWidget(c)

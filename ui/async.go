@@ -7,14 +7,66 @@ import (
 	"fyne.io/fyne/v2"
 )
 
-// worker runs the app's background work. Heavy work (rendering, decoding,
-// writing files) runs on its own goroutine; what it hands back is applied on
-// the UI goroutine. In the app that is fyne.Do. Tests and screenshots use
-// Fyne's test driver, whose fyne.Do runs the callback on the calling
-// goroutine; there the callbacks are queued instead and run by settle on the
-// goroutine that drives the UI, so widgets are touched from one goroutine only.
-type worker struct {
-	queued bool // queue callbacks for settle instead of fyne.Do
+// Dispatcher runs the app's background work. Heavy work (rendering,
+// decoding, writing files) runs on its own goroutine; what it hands back is
+// applied on the UI goroutine. The window chooses one when it is built
+// (Options.Dispatcher): the app's applies results with fyne.Do; a Queue
+// holds them for Fyne's test driver.
+type Dispatcher interface {
+	// Go runs work off the UI goroutine, then its result (if not nil) on it.
+	Go(work func() (apply func()))
+	// After is Go, started after a delay.
+	After(d time.Duration, work func() (apply func()))
+	// Post applies f on the UI goroutine soon, from any goroutine
+	// (progress updates).
+	Post(f func())
+
+	// settle finishes the work started and applies its results.
+	settle()
+	// relayout lays o out again where the driver does not (see Queue).
+	relayout(o fyne.CanvasObject)
+}
+
+// start runs f on its own goroutine, after d.
+func start(d time.Duration, f func()) {
+	if d <= 0 {
+		go f()
+		return
+	}
+	time.AfterFunc(d, f)
+}
+
+// fyneDispatcher is the app's: results go through fyne.Do.
+type fyneDispatcher struct{}
+
+func (fyneDispatcher) Go(work func() func()) { fyneDispatcher{}.After(0, work) }
+
+func (fyneDispatcher) After(d time.Duration, work func() func()) {
+	start(d, func() {
+		if apply := work(); apply != nil {
+			fyne.Do(apply)
+		}
+	})
+}
+
+func (fyneDispatcher) Post(f func()) { fyne.Do(f) }
+
+// settle does nothing: in the app results land when they are ready.
+func (fyneDispatcher) settle() {}
+
+// relayout does nothing: Fyne's window drivers lay out containers whose
+// children's minimum size changed on every frame.
+func (fyneDispatcher) relayout(fyne.CanvasObject) {}
+
+// Queue is the dispatcher for Fyne's test driver (tests, `jigbench
+// screenshot`), whose fyne.Do runs a callback on the calling goroutine:
+// results are queued instead and applied by settle on the goroutine that
+// drives the UI, so widgets are touched from one goroutine only.
+type Queue struct {
+	// layout makes relayout lay out again (the test driver does not); the
+	// benchmark of moving between items leaves it off to measure what the
+	// app does.
+	layout bool
 
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -22,75 +74,70 @@ type worker struct {
 	running int // work started and not yet handed back
 }
 
-func newWorker(queued bool) *worker {
-	w := &worker{queued: queued}
-	w.cond = sync.NewCond(&w.mu)
-	return w
+// NewQueue makes a queue for Fyne's test driver.
+func NewQueue() *Queue { return newQueue(true) }
+
+func newQueue(layout bool) *Queue {
+	q := &Queue{layout: layout}
+	q.cond = sync.NewCond(&q.mu)
+	return q
 }
 
-// Go runs work off the UI goroutine, then its result (if not nil) on it.
-func (w *worker) Go(work func() (apply func())) { w.After(0, work) }
+// Go implements Dispatcher.
+func (q *Queue) Go(work func() func()) { q.After(0, work) }
 
-// After is Go, started after a delay.
-func (w *worker) After(d time.Duration, work func() (apply func())) {
-	w.mu.Lock()
-	w.running++
-	w.mu.Unlock()
-	run := func() {
-		apply := work()
-		if !w.queued {
-			if apply != nil {
-				fyne.Do(apply)
-			}
-			w.finish(nil)
-			return
-		}
-		w.finish(apply)
-	}
-	if d <= 0 {
-		go run()
-	} else {
-		time.AfterFunc(d, run)
-	}
+// After implements Dispatcher.
+func (q *Queue) After(d time.Duration, work func() func()) {
+	q.mu.Lock()
+	q.running++
+	q.mu.Unlock()
+	start(d, func() { q.finish(work()) })
 }
 
-func (w *worker) finish(apply func()) {
-	w.mu.Lock()
+func (q *Queue) finish(apply func()) {
+	q.mu.Lock()
 	if apply != nil {
-		w.queue = append(w.queue, apply)
+		q.queue = append(q.queue, apply)
 	}
-	w.running--
-	w.cond.Broadcast()
-	w.mu.Unlock()
+	q.running--
+	q.cond.Broadcast()
+	q.mu.Unlock()
 }
 
-// settle runs queued callbacks on the calling goroutine until no work is
-// left (queued mode); in the app it waits for running work to finish.
-func (w *worker) settle() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for w.running > 0 || len(w.queue) > 0 {
-		if len(w.queue) == 0 {
-			w.cond.Wait()
+// Post implements Dispatcher.
+func (q *Queue) Post(f func()) {
+	q.mu.Lock()
+	q.queue = append(q.queue, f)
+	q.cond.Broadcast()
+	q.mu.Unlock()
+}
+
+// Settle runs queued results on the calling goroutine until no work is left.
+func (q *Queue) Settle() { q.settle() }
+
+func (q *Queue) settle() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for q.running > 0 || len(q.queue) > 0 {
+		if len(q.queue) == 0 {
+			q.cond.Wait()
 			continue
 		}
-		apply := w.queue[0]
-		w.queue = w.queue[1:]
-		w.mu.Unlock()
+		apply := q.queue[0]
+		q.queue = q.queue[1:]
+		q.mu.Unlock()
 		apply()
-		w.mu.Lock()
+		q.mu.Lock()
 	}
 }
 
-// Post applies f on the UI goroutine soon, from any goroutine (progress
-// updates). In queued mode settle runs it.
-func (w *worker) Post(f func()) {
-	if !w.queued {
-		fyne.Do(f)
-		return
+// relayout lays o out again, which Fyne's window drivers do on every frame
+// for containers whose children's minimum size changed (a label got longer
+// text) and its test driver does not: two passes, the first sizes wrapped
+// text to its width, the second stacks it.
+func (q *Queue) relayout(o fyne.CanvasObject) {
+	if q.layout && o != nil {
+		o.Refresh()
+		o.Refresh()
 	}
-	w.mu.Lock()
-	w.queue = append(w.queue, f)
-	w.cond.Broadcast()
-	w.mu.Unlock()
 }

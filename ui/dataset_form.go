@@ -21,7 +21,7 @@ import (
 // DatasetForm is the Generate pane's "Generate dataset…" form: many images ×
 // grids on core/dataset, with progress, ETA and Cancel.
 type DatasetForm struct {
-	win *MainWindow
+	deps
 	gen *GeneratePane
 
 	images     *widget.Label
@@ -45,9 +45,9 @@ type DatasetForm struct {
 	Result *dataset.Result
 }
 
-// NewDatasetForm builds the form for the Generate pane g.
-func NewDatasetForm(g *GeneratePane) *DatasetForm {
-	f := &DatasetForm{win: g.win, gen: g}
+// newDatasetForm builds the form for the Generate pane g.
+func newDatasetForm(g *GeneratePane) *DatasetForm {
+	f := &DatasetForm{deps: g.deps, gen: g}
 	f.images = widget.NewLabel("(none chosen)")
 	f.images.Truncation = fyne.TextTruncateEllipsis
 	f.out = widget.NewLabel("(none chosen)")
@@ -87,22 +87,10 @@ func NewDatasetForm(g *GeneratePane) *DatasetForm {
 // Show opens the form in a dialog.
 func (f *DatasetForm) Show() {
 	chooseImages := widget.NewButtonWithIcon("Choose…", theme.FolderOpenIcon(), func() {
-		f.win.Files.OpenFolder("Folder of source images", func(dir string, err error) {
-			if err != nil {
-				f.win.ShowError(err)
-			} else if dir != "" {
-				f.SetImages(dir)
-			}
-		})
+		f.openFolder("Folder of source images", f.SetImages)
 	})
 	chooseOut := widget.NewButtonWithIcon("Choose…", theme.FolderOpenIcon(), func() {
-		f.win.Files.OpenFolder("Folder to write the dataset into", func(dir string, err error) {
-			if err != nil {
-				f.win.ShowError(err)
-			} else if dir != "" {
-				f.SetOut(dir)
-			}
-		})
+		f.openFolder("Folder to write the dataset into", f.SetOut)
 	})
 	form := widget.NewForm(
 		widget.NewFormItem("Images", container.NewBorder(nil, nil, nil, chooseImages, f.images)),
@@ -118,7 +106,7 @@ func (f *DatasetForm) Show() {
 	note.Wrapping = fyne.TextWrapWord
 	close := widget.NewButton("Close", func() { f.dialog.Hide() })
 	content := container.NewVBox(form, note, f.progress, f.line, container.NewHBox(f.start, f.cancel, close))
-	f.dialog = dialog.NewCustomWithoutButtons("Generate dataset", container.NewPadded(content), f.win.Window)
+	f.dialog = dialog.NewCustomWithoutButtons("Generate dataset", container.NewPadded(content), f.window)
 	f.dialog.Resize(fyne.NewSize(560, 0))
 	f.dialog.Show()
 }
@@ -136,8 +124,8 @@ func (f *DatasetForm) SetOut(dir string) {
 	f.out.SetText(dir)
 }
 
-// UseDemo switches the source to the first k demo images.
-func (f *DatasetForm) UseDemo(k int) {
+// chooseDemo switches the source to the first k demo images.
+func (f *DatasetForm) chooseDemo(k int) {
 	f.useDemo.SetChecked(true)
 	f.demoCount.SetText(strconv.Itoa(k))
 }
@@ -192,12 +180,12 @@ func (f *DatasetForm) Start() {
 	f.progress.SetValue(0)
 	f.line.SetText("Starting…")
 	c.Progress = func(p dataset.Progress) {
-		f.win.work.Post(func() {
+		f.work.Post(func() {
 			f.progress.SetValue(p.Fraction())
 			f.line.SetText(p.String())
 		})
 	}
-	f.win.work.Go(func() func() {
+	f.work.Go(func() func() {
 		defer cancel()
 		res, err := dataset.Run(ctx, c)
 		return func() {
@@ -209,7 +197,7 @@ func (f *DatasetForm) Start() {
 				f.line.SetText("Stopped. Start again with the same settings to resume.")
 			case err != nil:
 				f.line.SetText(err.Error())
-				f.win.ShowError(err)
+				f.showError(err)
 			default:
 				f.Result = res
 				f.progress.SetValue(1)
@@ -219,8 +207,8 @@ func (f *DatasetForm) Start() {
 					msg += fmt.Sprintf(" %d skipped (e.g. %s).", len(res.Errors), res.Errors[0].File)
 				}
 				f.line.SetText(msg)
-				f.win.Status.Set(msg)
-				f.win.rememberFile(c.Out)
+				f.status.Set(msg)
+				f.recent(c.Out)
 			}
 		}
 	})

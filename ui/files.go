@@ -49,36 +49,25 @@ type FyneChooser struct {
 
 // OpenFile implements FileChooser.
 func (c *FyneChooser) OpenFile(title string, filter Filter, done func(string, error)) {
-	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+	c.show(dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
 		if err != nil || r == nil {
 			done("", err)
 			return
 		}
 		r.Close()
 		done(r.URI().Path(), nil)
-	}, c.Window)
-	if f := filter.fyneFilter(); f != nil {
-		d.SetFilter(f)
-	}
-	c.startIn(d.SetLocation)
-	d.SetTitleText(title)
-	d.Resize(dialogSize(c.Window))
-	d.Show()
+	}, c.Window), title, filter)
 }
 
 // OpenFolder implements FileChooser.
 func (c *FyneChooser) OpenFolder(title string, done func(string, error)) {
-	d := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
+	c.show(dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
 		if err != nil || u == nil {
 			done("", err)
 			return
 		}
 		done(u.Path(), nil)
-	}, c.Window)
-	c.startIn(d.SetLocation)
-	d.SetTitleText(title)
-	d.Resize(dialogSize(c.Window))
-	d.Show()
+	}, c.Window), title, Filter{})
 }
 
 // SaveFile implements FileChooser.
@@ -92,6 +81,11 @@ func (c *FyneChooser) SaveFile(title, name string, filter Filter, done func(stri
 		done(w.URI().Path(), nil)
 	}, c.Window)
 	d.SetFileName(name)
+	c.show(d, title, filter)
+}
+
+// show opens d with title and filter, in the start folder, sized to the window.
+func (c *FyneChooser) show(d *dialog.FileDialog, title string, filter Filter) {
 	if f := filter.fyneFilter(); f != nil {
 		d.SetFilter(f)
 	}
@@ -117,4 +111,35 @@ func (c *FyneChooser) startIn(set func(fyne.ListableURI)) {
 func dialogSize(w fyne.Window) fyne.Size {
 	s := w.Canvas().Size()
 	return fyne.NewSize(max(480, s.Width*0.8), max(360, s.Height*0.8))
+}
+
+// The panes' side of the chooser: a chooser error is shown, a cancel does
+// nothing, and a chosen path goes to the pane.
+
+// openFile asks for a file and hands it to open.
+func (d deps) openFile(title string, filter Filter, open func(path string)) {
+	d.files.OpenFile(title, filter, d.chosen(open))
+}
+
+// openFolder asks for a folder and hands it to open.
+func (d deps) openFolder(title string, open func(dir string)) {
+	d.files.OpenFolder(title, d.chosen(open))
+}
+
+// saveFile asks where to save a new file, suggesting name, and hands the
+// path to save.
+func (d deps) saveFile(title, name string, filter Filter, save func(path string)) {
+	d.files.SaveFile(title, name, filter, d.chosen(save))
+}
+
+func (d deps) chosen(use func(path string)) func(string, error) {
+	return func(path string, err error) {
+		if err != nil {
+			d.showError(err)
+			return
+		}
+		if path != "" {
+			use(path)
+		}
+	}
 }

@@ -43,7 +43,9 @@ var sizePresets = []string{"512", "768", "1024", "1536", "2048"}
 
 // GeneratePane previews a puzzle as its settings change and saves instances.
 type GeneratePane struct {
-	win *MainWindow
+	deps
+	// onCompare shows a puzzle in the Ablation pane.
+	onCompare func(*render.Generated)
 
 	source   *widget.Select
 	fileNote *widget.Label
@@ -55,7 +57,7 @@ type GeneratePane struct {
 	size     *widget.Select
 	edges    *widget.Check
 	tabs     *container.AppTabs
-	sheets   *View // shared by the shape and rectangular previews
+	sheets   *ZoomState // shared by the shape and rectangular previews
 	shape    *ZoomView
 	rect     *ZoomView
 	solved   *ZoomView
@@ -72,9 +74,6 @@ type GeneratePane struct {
 	cache   preparedCache
 
 	dataset *DatasetForm // built on first use
-
-	// renderStarted, when set (tests), is called as a render begins, off the UI goroutine.
-	renderStarted func()
 }
 
 // preview is one finished render, ready to show.
@@ -99,9 +98,9 @@ type settings struct {
 	opt  puzzle.Options
 }
 
-// NewGeneratePane makes the pane; it opens on a demo puzzle.
-func NewGeneratePane(w *MainWindow) *GeneratePane {
-	return &GeneratePane{win: w}
+// newGeneratePane makes the pane; it opens on a demo puzzle.
+func newGeneratePane(d deps, onCompare func(*render.Generated)) *GeneratePane {
+	return &GeneratePane{deps: d, onCompare: onCompare}
 }
 
 // Title implements Pane.
@@ -112,12 +111,12 @@ func (g *GeneratePane) Icon() fyne.Resource { return theme.MediaPhotoIcon() }
 
 // View implements Pane.
 func (g *GeneratePane) View() fyne.CanvasObject {
-	prefs := g.win.App.Preferences()
+	prefs := g.prefs
 	changed := func() { g.refresh() }
 
 	g.source = widget.NewSelect(demo.Names(), func(string) {
 		if g.source.Selected != fileChoice(g.file) {
-			g.win.App.Preferences().SetString(prefDemo, g.source.Selected)
+			g.prefs.SetString(prefDemo, g.source.Selected)
 		}
 		changed()
 	})
@@ -154,8 +153,7 @@ func (g *GeneratePane) View() fyne.CanvasObject {
 	save.Importance = widget.HighImportance
 	compare := widget.NewButtonWithIcon("Compare in Ablation", theme.ViewRestoreIcon(), func() {
 		if g.current != nil {
-			g.win.ablation.ShowGenerated(g.current.Gen)
-			g.win.Show(paneAblation)
+			g.onCompare(g.current.Gen)
 		}
 	})
 	batch := widget.NewButtonWithIcon("Generate dataset…", theme.StorageIcon(), func() { g.Dataset().Show() })
@@ -163,7 +161,7 @@ func (g *GeneratePane) View() fyne.CanvasObject {
 	hint.Importance = widget.LowImportance
 	side := container.NewVBox(form, g.fileNote, widget.NewSeparator(), save, compare, batch, hint)
 
-	g.sheets = NewView()
+	g.sheets = NewZoomState()
 	g.shape, g.rect = NewZoomView(g.sheets), NewZoomView(g.sheets)
 	g.solved = NewZoomView(nil)
 	g.edges = widget.NewCheck("Show edge polarities", func(bool) { g.showSolved() })
@@ -172,9 +170,9 @@ func (g *GeneratePane) View() fyne.CanvasObject {
 		container.NewTabItem("Rectangular sheet", g.rect),
 		container.NewTabItem("Solved", container.NewBorder(g.edges, nil, nil, nil, g.solved)),
 	)
-	toolbar := zoomToolbar(func() *View {
+	toolbar := zoomToolbar(func() *ZoomState {
 		if g.tabs.SelectedIndex() == 2 {
-			return g.solved.view
+			return g.solved.state
 		}
 		return g.sheets
 	})
@@ -194,7 +192,7 @@ func (g *GeneratePane) View() fyne.CanvasObject {
 }
 
 // zoomToolbar controls the view that current returns.
-func zoomToolbar(current func() *View) fyne.CanvasObject {
+func zoomToolbar(current func() *ZoomState) fyne.CanvasObject {
 	return widget.NewToolbar(
 		widget.NewToolbarAction(theme.ZoomFitIcon(), func() { current().Fit() }),
 		widget.NewToolbarAction(theme.ZoomOutIcon(), func() { current().ZoomBy(1 / 1.25) }),
@@ -255,10 +253,10 @@ func (g *GeneratePane) refresh() {
 	s, err := g.read()
 	if err != nil {
 		g.request.Add(1) // drop any render in flight: its settings are gone
-		g.win.Status.Set(capitalise(err.Error()) + ".")
+		g.status.Set(capitalise(err.Error()) + ".")
 		return
 	}
-	prefs := g.win.App.Preferences()
+	prefs := g.prefs
 	prefs.SetInt(prefGrid, s.grid)
 	prefs.SetString(prefSeed, g.seed.Text)
 	prefs.SetString(prefStyle, s.opt.TabStyle)
@@ -266,7 +264,7 @@ func (g *GeneratePane) refresh() {
 	prefs.SetString(prefSize, g.size.Selected)
 
 	id := g.request.Add(1)
-	g.win.work.After(previewDebounce, func() func() {
+	g.work.After(previewDebounce, func() func() {
 		if g.request.Load() != id {
 			return nil // superseded while waiting
 		}
@@ -276,7 +274,7 @@ func (g *GeneratePane) refresh() {
 				return // settings changed again; a newer render follows
 			}
 			if err != nil {
-				g.win.ShowError(err)
+				g.showError(err)
 				return
 			}
 			g.show(p)
@@ -286,9 +284,6 @@ func (g *GeneratePane) refresh() {
 
 // render builds a preview; it runs on a worker goroutine.
 func (g *GeneratePane) render(s settings) (*preview, error) {
-	if g.renderStarted != nil {
-		g.renderStarted()
-	}
 	start := time.Now()
 	src := s.file
 	key := ""
@@ -335,7 +330,7 @@ func (g *GeneratePane) show(p *preview) {
 	if p.Gen.Note != "" {
 		msg += " Note: " + p.Gen.Note + "."
 	}
-	g.win.Status.Set(msg)
+	g.status.Set(msg)
 }
 
 func (g *GeneratePane) showSolved() {
@@ -347,7 +342,7 @@ func (g *GeneratePane) showSolved() {
 		g.solved.SetImage(p.Solved)
 		return
 	}
-	g.win.work.Go(func() func() {
+	g.work.Go(func() func() {
 		edges := p.Edges() // drawn on first use, off the UI goroutine
 		return func() {
 			if g.current == p && g.edges.Checked {
@@ -360,7 +355,7 @@ func (g *GeneratePane) showSolved() {
 // Dataset is the "Generate dataset…" form.
 func (g *GeneratePane) Dataset() *DatasetForm {
 	if g.dataset == nil {
-		g.dataset = NewDatasetForm(g)
+		g.dataset = newDatasetForm(g)
 	}
 	return g.dataset
 }
@@ -375,28 +370,20 @@ func (g *GeneratePane) Current() *render.Generated {
 
 // OpenImageDialog asks for an image file to use as the source.
 func (g *GeneratePane) OpenImageDialog() {
-	g.win.Files.OpenFile("Open image", ImageFilter, func(path string, err error) {
-		if err != nil {
-			g.win.ShowError(err)
-			return
-		}
-		if path != "" {
-			g.OpenImage(path)
-		}
-	})
+	g.openFile("Open image", ImageFilter, g.OpenImage)
 }
 
 // OpenImage loads path (off the UI goroutine) and makes it the source.
 func (g *GeneratePane) OpenImage(path string) {
-	g.win.Status.Set("Opening " + filepath.Base(path) + "…")
-	g.win.work.Go(func() func() {
+	g.status.Set("Opening " + filepath.Base(path) + "…")
+	g.work.Go(func() func() {
 		src, err := render.LoadSource(path)
 		return func() {
 			if err != nil {
-				g.win.ShowError(err)
+				g.showError(err)
 				return
 			}
-			g.win.rememberFile(path)
+			g.recent(path)
 			g.file = src
 			g.source.Options = append([]string{fileChoice(src)}, demo.Names()...)
 			g.fileNote.SetText(fmt.Sprintf("%s, %d×%d px", filepath.Base(path), src.Width, src.Height))
@@ -409,34 +396,26 @@ func (g *GeneratePane) OpenImage(path string) {
 // SaveDialog asks for a folder and writes the shown instance into it.
 func (g *GeneratePane) SaveDialog() {
 	if g.current == nil {
-		g.win.Status.Set("Nothing to save yet: the preview is still rendering.")
+		g.status.Set("Nothing to save yet: the preview is still rendering.")
 		return
 	}
 	gen := g.current.Gen
-	g.win.Files.OpenFolder("Save instance into folder", func(dir string, err error) {
-		if err != nil {
-			g.win.ShowError(err)
-			return
-		}
-		if dir != "" {
-			g.Save(gen, dir)
-		}
-	})
+	g.openFolder("Save instance into folder", func(dir string) { g.Save(gen, dir) })
 }
 
 // Save writes gen's instance folder into dir, off the UI goroutine.
 func (g *GeneratePane) Save(gen *render.Generated, dir string) {
-	g.win.App.Preferences().SetString(prefLastDir, dir)
-	g.win.Status.Set("Saving " + gen.Instance.ID + "…")
-	g.win.work.Go(func() func() {
+	g.prefs.SetString(prefLastDir, dir)
+	g.status.Set("Saving " + gen.Instance.ID + "…")
+	g.work.Go(func() func() {
 		path, err := gen.WriteDir(dir)
 		return func() {
 			if err != nil {
-				g.win.ShowError(err)
+				g.showError(err)
 				return
 			}
-			g.win.rememberFile(path)
-			g.win.Status.Set("Saved " + path)
+			g.recent(path)
+			g.status.Set("Saved " + path)
 		}
 	})
 }

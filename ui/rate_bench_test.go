@@ -75,14 +75,14 @@ func benchRateWindow(tb testing.TB, dir string) *MainWindow {
 	a := test.NewApp()
 	a.Preferences().SetString(prefAnnotator, "bench")
 	a.Preferences().SetString(prefLastSplit, dir)
-	m := NewMainWindow(a, Options{queued: true, Files: func(FileChooser) FileChooser { return &fakeChooser{} },
-		Ratings: func() (RatingStore, error) { return newMemStore(), nil }})
+	m := NewMainWindow(a, Options{Dispatcher: NewQueue(), Files: func(FileChooser) FileChooser { return &fakeChooser{} },
+		Ratings: func() (RatingStore, error) { return vigor.NewMemStore(), nil }})
 	m.Window.Resize(fyne.NewSize(1280, 800))
 	m.Window.Show()
 	m.Show(paneRate)
 	m.settle()
-	p := m.Rate()
-	sp, _ := p.Split()
+	p := m.rate
+	sp, _ := p.split()
 	for _, it := range sp.Items {
 		for _, ip := range it.Paths() {
 			p.images.Load(filepath.Join(dir, ip.Path))
@@ -93,16 +93,17 @@ func benchRateWindow(tb testing.TB, dir string) *MainWindow {
 
 // nextItemOnScreen moves to the next item and renders its three image views
 // at their size on screen, which is what the window paints next. The
-// test driver's extra layout passes (relayout) are left out unless
+// test driver's extra layout passes (Queue.relayout) are left out unless
 // withRelayout: the app's window driver lays out only what changed.
 func nextItemOnScreen(m *MainWindow, withRelayout bool) {
-	emulateRelayout = withRelayout
-	defer func() { emulateRelayout = true }()
-	p := m.Rate()
-	if p.s.pos == len(p.s.order)-1 {
+	q := m.work.(*Queue)
+	q.layout = withRelayout
+	defer func() { q.layout = true }()
+	p := m.rate
+	if p.s.Pos() == p.s.Len()-1 {
 		p.goTo(0)
 	} else {
-		p.Next()
+		p.step(1)
 	}
 	for _, panel := range []*imagePanel{p.input, p.output, p.gt} {
 		s := panel.zoom.Size()

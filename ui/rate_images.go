@@ -58,6 +58,7 @@ func decodeItemImage(path string) itemImage {
 	if err != nil {
 		return itemImage{err: err}
 	}
+	// The file is decoded once, above; both branches work from src.
 	var rgba *image.RGBA
 	if max(src.Width, src.Height) > maxItemImageSide {
 		prep, err := render.Prepare(src, maxItemImageSide, 1)
@@ -65,8 +66,8 @@ func decodeItemImage(path string) itemImage {
 			return itemImage{err: err}
 		}
 		rgba = prep.Image
-	} else if rgba, err = render.LoadImage(path); err != nil {
-		return itemImage{err: err}
+	} else {
+		rgba = src.RGBA()
 	}
 	pyr := render.NewPyramid(rgba)
 	s := pyr.Size()

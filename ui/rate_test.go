@@ -20,6 +20,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/jigbench/jigbench/core/vigor"
+	"github.com/jigbench/jigbench/core/vigor/vigordemo"
+	"github.com/jigbench/jigbench/ui/ratesession"
 )
 
 // writeTestSplit writes a split of nResult result and nProcess process
@@ -115,7 +117,7 @@ func rateWindow(t *testing.T, a fyne.App, store RatingStore, dir, annotator stri
 	prefs := a.Preferences()
 	prefs.SetString(prefLastSplit, dir)
 	prefs.SetString(prefAnnotator, annotator)
-	m := NewMainWindow(a, Options{Version: "test", queued: true,
+	m := NewMainWindow(a, Options{Version: "test", Dispatcher: NewQueue(),
 		Files:   func(FileChooser) FileChooser { return &fakeChooser{} },
 		Ratings: func() (RatingStore, error) { return store, nil }})
 	m.Window.Resize(fyne.NewSize(1280, 800))
@@ -186,7 +188,7 @@ func wantScores(it *vigor.Item, k int) vigor.Scores {
 // rateByKeyboard scores the item on screen with keys only.
 func rateByKeyboard(t *testing.T, m *MainWindow, want vigor.Scores) {
 	t.Helper()
-	it := m.Rate().Current()
+	it := m.rate.current()
 	keys := 0
 	if it.Track == vigor.TrackResult {
 		for d, v := range want {
@@ -217,7 +219,7 @@ func TestRateWholeSplitByKeyboard(t *testing.T) {
 	store := openTestStore(t)
 	a := test.NewTempApp(t)
 	m := rateWindow(t, a, store, dir, "")
-	p := m.Rate()
+	p := m.rate
 
 	// The first time, the pane asks who is rating; the name is typed once.
 	if p.nameDialog == nil || m.Window.Canvas().Focused() != p.nameEntry {
@@ -228,17 +230,17 @@ func TestRateWholeSplitByKeyboard(t *testing.T) {
 	if got := a.Preferences().String(prefAnnotator); got != "alice" {
 		t.Fatalf("remembered rater %q", got)
 	}
-	if s, who := p.Split(); s == nil || who != "alice" {
+	if s, who := p.split(); s == nil || who != "alice" {
 		t.Fatal("the split did not open for alice")
 	}
 	order := sp.Order("alice")
-	if p.Current().ID != sp.Items[order[0]].ID {
-		t.Fatalf("opened on %s, want alice's first item %s", p.Current().ID, sp.Items[order[0]].ID)
+	if p.current().ID != sp.Items[order[0]].ID {
+		t.Fatalf("opened on %s, want alice's first item %s", p.current().ID, sp.Items[order[0]].ID)
 	}
 
 	want := map[string]vigor.Scores{}
 	for k := range sp.Items {
-		it := p.Current()
+		it := p.current()
 		if _, done := want[it.ID]; done {
 			t.Fatalf("item %s came round twice", it.ID)
 		}
@@ -260,8 +262,8 @@ func TestRateWholeSplitByKeyboard(t *testing.T) {
 			t.Errorf("%s stored %v, want %v", id, got[id].Scores, w)
 		}
 	}
-	if p.Progress() != "Process 3/3 · Result 5/5 rated" {
-		t.Errorf("progress %q", p.Progress())
+	if p.tallyText() != "Process 3/3 · Result 5/5 rated" {
+		t.Errorf("progress %q", p.tallyText())
 	}
 }
 
@@ -270,12 +272,12 @@ func TestRateFiveKeystrokesAndNextItemIsReady(t *testing.T) {
 	sp := writeTestSplit(t, dir, 4, 0, 0, 48, 32)
 	store := openTestStore(t)
 	m := rateWindow(t, test.NewTempApp(t), store, dir, "bob")
-	p := m.Rate()
+	p := m.rate
 	var decodes atomic.Int32
 	dec := p.images.decode
 	p.images.decode = func(path string) itemImage { decodes.Add(1); return dec(path) }
 
-	first := p.Current()
+	first := p.current()
 	next := sp.Items[sp.Order("bob")[1]]
 	for _, ip := range next.Paths() {
 		if _, ok := p.images.Peek(filepath.Join(dir, ip.Path)); !ok {
@@ -290,8 +292,8 @@ func TestRateFiveKeystrokesAndNextItemIsReady(t *testing.T) {
 	c.OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	// Before any background work runs (settle), the next item is on screen
 	// with its images: nothing had to be decoded for it.
-	if p.Current().ID != next.ID {
-		t.Fatalf("after Enter showing %s, want %s", p.Current().ID, next.ID)
+	if p.current().ID != next.ID {
+		t.Fatalf("after Enter showing %s, want %s", p.current().ID, next.ID)
 	}
 	if p.output.zoom.Image() == nil || p.input.zoom.Image() == nil || p.gt.zoom.Image() == nil {
 		t.Fatal("the next item's images were not on screen at once")
@@ -314,12 +316,12 @@ func TestRateEditingUpdatesTheRating(t *testing.T) {
 	sp := writeTestSplit(t, dir, 3, 1, 2, 48, 32)
 	store := openTestStore(t)
 	m := rateWindow(t, test.NewTempApp(t), store, dir, "carol")
-	p := m.Rate()
-	first := p.Current()
+	p := m.rate
+	first := p.current()
 	rateByKeyboard(t, m, wantScores(first, 1))
 	pressKey(m, fyne.KeyLeft)
-	if p.Current().ID != first.ID {
-		t.Fatalf("← showed %s, want %s", p.Current().ID, first.ID)
+	if p.current().ID != first.ID {
+		t.Fatalf("← showed %s, want %s", p.current().ID, first.ID)
 	}
 	ctx := context.Background()
 	before, err := store.Get(ctx, sp.Name, first.ID, "carol")
@@ -370,15 +372,15 @@ func TestRateStoreFailureKeepsTheValueOnScreen(t *testing.T) {
 	sp := writeTestSplit(t, dir, 4, 0, 0, 48, 32)
 	store := &failingStore{Store: openTestStore(t)}
 	m := rateWindow(t, test.NewTempApp(t), store, dir, "dave")
-	p := m.Rate()
-	first := p.Current()
+	p := m.rate
+	first := p.current()
 	ctx := context.Background()
 
 	store.fail.Store(true)
 	typeRunes(m, "1")
 	check := func(when string) {
 		t.Helper()
-		if got := p.Shown().Scores[0]; got != 1 || p.dims[0].yes.Importance != widget.SuccessImportance {
+		if got := p.s.Shown().Scores[0]; got != 1 || p.dims[0].yes.Importance != widget.SuccessImportance {
 			t.Fatalf("%s: dimension 1 shows %d, want the unsaved Yes kept", when, got)
 		}
 		if !p.failure.Visible() || !strings.Contains(p.failure.text.Text, "disk is full") {
@@ -401,7 +403,7 @@ func TestRateStoreFailureKeepsTheValueOnScreen(t *testing.T) {
 	// Enter tries again and stays while the store still fails.
 	pressKey(m, fyne.KeyReturn)
 	check("after Enter")
-	if p.Current().ID != first.ID {
+	if p.current().ID != first.ID {
 		t.Fatal("moved on although the item is not saved")
 	}
 
@@ -416,22 +418,22 @@ func TestRateStoreFailureKeepsTheValueOnScreen(t *testing.T) {
 		t.Fatalf("after the retry: banner %v, status %q", p.failure.Visible(), m.Status.Text())
 	}
 	pressKey(m, fyne.KeyReturn)
-	if p.Current().ID == first.ID {
+	if p.current().ID == first.ID {
 		t.Fatal("Enter did not move on after the save")
 	}
 
 	// A failure discovered after Enter moved on brings the item back.
-	second := p.Current()
+	second := p.current()
 	store.fail.Store(true)
 	c := m.Window.Canvas()
 	c.OnTypedRune()('1')
 	c.OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if p.Current().ID == second.ID {
+	if p.current().ID == second.ID {
 		t.Fatal("Enter did not move on at once")
 	}
 	m.settle()
-	if p.Current().ID != second.ID || p.Shown().Scores != (vigor.Scores{1, 0, 0, 0}) {
-		t.Fatalf("after the late failure showing %s %v, want %s with its unsaved scores", p.Current().ID, p.Shown().Scores, second.ID)
+	if p.current().ID != second.ID || p.s.Shown().Scores != (vigor.Scores{1, 0, 0, 0}) {
+		t.Fatalf("after the late failure showing %s %v, want %s with its unsaved scores", p.current().ID, p.s.Shown().Scores, second.ID)
 	}
 	store.fail.Store(false)
 	p.retry()
@@ -448,17 +450,17 @@ func TestRateReopeningResumesAtTheFirstUnrated(t *testing.T) {
 	a := test.NewTempApp(t)
 	m := rateWindow(t, a, store, dir, "erin")
 	for k := range 3 {
-		rateByKeyboard(t, m, wantScores(m.Rate().Current(), k+1))
+		rateByKeyboard(t, m, wantScores(m.rate.current(), k+1))
 	}
 	// Leave a fourth item half done, as a rater stopping mid-item would.
-	if m.Rate().Current().Track == vigor.TrackResult {
+	if m.rate.current().Track == vigor.TrackResult {
 		typeRunes(m, "1")
 	} else {
 		typeRunes(m, "1")
 		typeRunes(m, "40")
 		pressKey(m, fyne.KeyEscape)
 	}
-	half := m.Rate().Current().ID
+	half := m.rate.current().ID
 
 	m2 := rateWindow(t, a, store, dir, "erin")
 	rated, err := store.Ratings(context.Background(), sp, "erin")
@@ -470,13 +472,13 @@ func TestRateReopeningResumesAtTheFirstUnrated(t *testing.T) {
 	if !ok {
 		t.Fatal("everything rated")
 	}
-	if got := m2.Rate().Current().ID; got != sp.Items[order[pos]].ID || got != half {
+	if got := m2.rate.current().ID; got != sp.Items[order[pos]].ID || got != half {
 		t.Fatalf("resumed at %s, want the first unrated %s (the half-done one)", got, sp.Items[order[pos]].ID)
 	}
 	if !strings.Contains(m2.Status.Text(), "Resumed") {
 		t.Fatalf("status %q", m2.Status.Text())
 	}
-	if m2.Rate().Shown().Scores[0] == vigor.NoScore {
+	if m2.rate.s.Shown().Scores[0] == vigor.NoScore {
 		t.Fatal("the half-done item's saved score is not shown")
 	}
 }
@@ -493,18 +495,18 @@ func TestRateShowsOnlyTheRatersOwnScores(t *testing.T) {
 		}
 	}
 	m := rateWindow(t, test.NewTempApp(t), store, dir, "gina")
-	p := m.Rate()
-	if p.Shown().Scores.Any() || strings.Contains(p.commentLabel.Text, "frank") {
-		t.Fatalf("gina sees %v / %q", p.Shown().Scores, p.commentLabel.Text)
+	p := m.rate
+	if p.s.Shown().Scores.Any() || strings.Contains(p.commentLabel.Text, "frank") {
+		t.Fatalf("gina sees %v / %q", p.s.Shown().Scores, p.commentLabel.Text)
 	}
-	if p.Progress() != "Result 0/3 rated" {
-		t.Fatalf("progress %q", p.Progress())
+	if p.tallyText() != "Result 0/3 rated" {
+		t.Fatalf("progress %q", p.tallyText())
 	}
 	// Orders differ between raters (and are each stable).
 	if fmt.Sprint(sp.Order("gina")) == fmt.Sprint(sp.Order("frank")) {
 		t.Skip("the two orders happen to coincide")
 	}
-	if p.Current().ID != sp.Items[sp.Order("gina")[0]].ID {
+	if p.current().ID != sp.Items[sp.Order("gina")[0]].ID {
 		t.Fatal("not in gina's order")
 	}
 }
@@ -514,33 +516,33 @@ func TestRateFiltersFramesAndHiddenGroundTruth(t *testing.T) {
 	sp := writeTestSplit(t, dir, 3, 2, 13, 32, 24)
 	store := openTestStore(t)
 	m := rateWindow(t, test.NewTempApp(t), store, dir, "hank")
-	p := m.Rate()
+	p := m.rate
 
 	// Flag the first item and rate it; filter on flagged, then on unrated.
-	flagged := p.Current()
+	flagged := p.current()
 	typeRunes(m, "f")
 	if !p.flag.Checked {
 		t.Fatal("F did not tick the flag")
 	}
-	p.SetFilter(filterFlagged)
+	p.setFilter(ratesession.Flagged)
 	pressKey(m, fyne.KeyRight)
-	if p.Current().ID != flagged.ID || !strings.Contains(m.Status.Text(), "last item among the flagged") {
-		t.Fatalf("flagged filter: showing %s, status %q", p.Current().ID, m.Status.Text())
+	if p.current().ID != flagged.ID || !strings.Contains(m.Status.Text(), "last item among the flagged") {
+		t.Fatalf("flagged filter: showing %s, status %q", p.current().ID, m.Status.Text())
 	}
-	p.SetFilter(filterUnrated)
+	p.setFilter(ratesession.Unrated)
 	for range len(sp.Items) {
 		pressKey(m, fyne.KeyRight)
-		if r := p.Shown(); r.Scores.Complete() {
-			t.Fatalf("the unrated filter showed %s, which is rated", p.Current().ID)
+		if r := p.s.Shown(); r.Scores.Complete() {
+			t.Fatalf("the unrated filter showed %s, which is rated", p.current().ID)
 		}
 	}
-	p.SetFilter(filterAll)
+	p.setFilter(ratesession.All)
 
 	// Frames of a process item: , . step one, PgUp/PgDn hop ten.
-	for p.Current().Track != vigor.TrackProcess {
+	for p.current().Track != vigor.TrackProcess {
 		pressKey(m, fyne.KeyRight)
 	}
-	it := p.Current()
+	it := p.current()
 	frame := func() string { return p.output.want }
 	if frame() != filepath.Join(dir, it.Frames[0]) {
 		t.Fatalf("process item opens on %s", frame())
@@ -580,7 +582,7 @@ func TestRateFiltersFramesAndHiddenGroundTruth(t *testing.T) {
 	typeRunes(m, "1")
 	typeRunes(m, "50")
 	pressKey(m, fyne.KeyReturn)
-	if p.Current().ID != it.ID || m.Window.Canvas().Focused() != p.dims[1].entry {
+	if p.current().ID != it.ID || m.Window.Canvas().Focused() != p.dims[1].entry {
 		t.Fatal("Enter left a process item with missing scores")
 	}
 }
@@ -591,14 +593,14 @@ func TestOpenPathSendsSplitsToRate(t *testing.T) {
 	store := openTestStore(t)
 	a := test.NewTempApp(t)
 	a.Preferences().SetString(prefAnnotator, "ivy")
-	m := NewMainWindow(a, Options{queued: true, Files: func(FileChooser) FileChooser { return &fakeChooser{} },
+	m := NewMainWindow(a, Options{Dispatcher: NewQueue(), Files: func(FileChooser) FileChooser { return &fakeChooser{} },
 		Ratings: func() (RatingStore, error) { return store, nil }})
 	t.Cleanup(m.Window.Close)
 	m.settle()
 	m.rate.View() // built without the demo: the split is opened right away
 	m.OpenPath(filepath.Join(dir, vigor.SplitFile))
 	m.settle()
-	if m.current != paneRate || m.Rate().Current() == nil {
+	if m.current != paneRate || m.rate.current() == nil {
 		t.Fatalf("split.json opened pane %d", m.current)
 	}
 	if got := a.Preferences().StringList(prefRecent); len(got) == 0 || got[0] != dir {
@@ -608,7 +610,7 @@ func TestOpenPathSendsSplitsToRate(t *testing.T) {
 	writeTestSplit(t, other, 1, 0, 0, 16, 16)
 	m.dropped(fyne.Position{}, []fyne.URI{storageURI(other)})
 	m.settle()
-	if s, _ := m.Rate().Split(); s == nil || m.Rate().s.dir != other {
+	if s, _ := m.rate.split(); s == nil || m.rate.s.Dir != other {
 		t.Fatal("a dropped split folder did not open in Rate")
 	}
 }
@@ -647,7 +649,7 @@ func TestRateDemoSplitByKeyboard(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes the demo split the first time")
 	}
-	set, err := vigorDemo()
+	set, err := vigordemo.Cached()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -659,7 +661,7 @@ func TestRateDemoSplitByKeyboard(t *testing.T) {
 	m := rateWindow(t, test.NewTempApp(t), store, set.Dir, "kim")
 	want := map[string]vigor.Scores{}
 	for k := range sp.Items {
-		it := m.Rate().Current()
+		it := m.rate.current()
 		want[it.ID] = wantScores(it, k)
 		rateByKeyboard(t, m, want[it.ID])
 	}
@@ -674,34 +676,5 @@ func TestRateDemoSplitByKeyboard(t *testing.T) {
 	}
 	if !strings.Contains(m.Status.Text(), "Every item is rated") {
 		t.Errorf("status %q", m.Status.Text())
-	}
-}
-
-func TestMemStore(t *testing.T) {
-	s := newMemStore()
-	sp := &vigor.Split{Name: "demo"}
-	ctx := context.Background()
-	first, err := s.Save(ctx, vigor.Rating{Split: "demo", Item: "a", Annotator: "x", Scores: vigor.Scores{1, 0, 1, 0}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	again, _ := s.Save(ctx, vigor.Rating{Split: "demo", Item: "a", Annotator: "x", Scores: vigor.Scores{1, 1, 1, 1}})
-	s.Save(ctx, vigor.Rating{Split: "demo", Item: "b", Annotator: "y", Flagged: true})
-	if !again.Created.Equal(first.Created) {
-		t.Error("a second save changed the creation time")
-	}
-	rs, _ := s.Ratings(ctx, sp, "x")
-	if len(rs) != 1 || rs["a"].Scores != (vigor.Scores{1, 1, 1, 1}) {
-		t.Fatalf("ratings %v", rs)
-	}
-	names, _ := s.Annotators(ctx, "demo")
-	if strings.Join(names, ",") != "x,y" {
-		t.Fatalf("annotators %v", names)
-	}
-	if l, _ := s.List(ctx, vigor.Query{Split: "demo", FlaggedOnly: true}); len(l) != 1 || l[0].Item != "b" {
-		t.Fatalf("flagged %v", l)
-	}
-	if _, err := s.Save(ctx, vigor.Rating{Split: "demo"}); err == nil {
-		t.Fatal("a rating without item and annotator was saved")
 	}
 }

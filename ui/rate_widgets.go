@@ -225,7 +225,7 @@ func (p *imagePanel) show(img itemImage) {
 		return
 	}
 	p.zoom.SetImage(img.pyr)
-	p.zoom.view.Fit()
+	p.zoom.state.Fit()
 	p.setNote("")
 }
 
@@ -484,20 +484,4 @@ func (l *capLayout) Layout(objs []fyne.CanvasObject, s fyne.Size) {
 
 func (l *capLayout) MinSize([]fyne.CanvasObject) fyne.Size {
 	return fyne.NewSize(0, min(l.content.MinSize().Height, l.max))
-}
-
-// emulateRelayout is switched off by the benchmark of moving between
-// items, which measures what the app does.
-var emulateRelayout = true
-
-// relayout lays o out again. Fyne's window drivers do this on every frame
-// for containers whose children's minimum size changed (a label got longer
-// text); its test driver, which renders the screenshots and runs the UI
-// tests, does not, so there the pane does it after an update: two passes,
-// the first sizes wrapped text to its width, the second stacks it.
-func (m *MainWindow) relayout(o fyne.CanvasObject) {
-	if m.work.queued && emulateRelayout && o != nil {
-		o.Refresh()
-		o.Refresh()
-	}
 }

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -9,14 +8,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -33,7 +30,7 @@ const progressEvery = 100 * time.Millisecond
 // ScorePane scores model answers: a table of groups, heatmaps and an
 // instance browser. Every number comes from core/score.
 type ScorePane struct {
-	win *MainWindow
+	deps
 
 	truthDir string
 	sources  []score.Source
@@ -52,35 +49,15 @@ type ScorePane struct {
 
 	tabs *container.AppTabs
 
-	table    *widget.Table
-	rows     []scoreRow
-	sortCol  int
-	sortDesc bool
-
-	metric, model, model2, grid, cond *widget.Select
-	heat, heat2                       *ZoomView
-	heatData, heatData2               *score.Heatmap
-	heatValue                         *widget.Label
-	heatViews                         *fyne.Container
-
-	onlyInvalid         *widget.Check
-	instGrid, instModel *widget.Select
-	instRows            []int // indices into report.Instances
-	instList            *widget.List
-	reassembly, solved  *ZoomView
-	instInfo, rawText   *widget.Label
-	instanceCache       map[string]*render.Generated
-	instanceMu          sync.Mutex
-	selected            int
-
-	// loadStarted, when set (tests), is called as a load begins, off the UI goroutine.
-	loadStarted func()
+	scoreTable     // score_table.go
+	scoreHeatmaps  // score_heatmaps.go
+	scoreInstances // score_instances.go
 }
 
-// NewScorePane makes the pane; it opens on simulated models' answers to
+// newScorePane makes the pane; it opens on simulated models' answers to
 // demo puzzles.
-func NewScorePane(w *MainWindow) *ScorePane {
-	return &ScorePane{win: w, selected: -1, sortCol: 1, instanceCache: map[string]*render.Generated{}}
+func newScorePane(d deps) *ScorePane {
+	return &ScorePane{deps: d, scoreTable: scoreTable{sortCol: 1}, scoreInstances: scoreInstances{selected: -1, instanceCache: map[string]*render.Generated{}}}
 }
 
 // Title implements Pane.
@@ -88,49 +65,6 @@ func (s *ScorePane) Title() string { return "Score" }
 
 // Icon implements Pane.
 func (s *ScorePane) Icon() fyne.Resource { return theme.GridIcon() }
-
-// Table columns.
-type scoreColumn struct {
-	title string
-	width float32
-}
-
-var scoreColumns = append([]scoreColumn{
-	{"Model", 190}, {"Grid", 56}, {"Condition", 84}, {"n", 52}, {"Invalid", 64},
-}, metricColumns()...)
-
-// metricColumns are the metrics' columns, named as in the reports.
-func metricColumns() []scoreColumn {
-	var cols []scoreColumn
-	for _, t := range score.MetricTitles {
-		cols = append(cols, scoreColumn{t, 136})
-	}
-	return cols
-}
-
-const firstMetricColumn = 5
-
-// scoreRow is one table row: a model's group, or a grid's random baseline.
-type scoreRow struct {
-	group    *score.Group // nil for a baseline row
-	grid     int
-	cond     string
-	baseline score.GroupBaseline
-	best     [5]bool // per metric: the best model in its grid and condition
-}
-
-func (r scoreRow) metric(i int) float64 {
-	if r.group == nil {
-		return [5]float64{r.baseline.PA, r.baseline.EM, r.baseline.AA, r.baseline.AADirected, r.baseline.SC}[i]
-	}
-	g := r.group
-	return [5]float64{g.PA, g.EM, g.AA, g.AADirected, g.SC}[i]
-}
-
-func (r scoreRow) interval(i int) score.Interval {
-	c := r.group.CI
-	return [5]score.Interval{c.PA, c.EM, c.AA, c.AADirected, c.SC}[i]
-}
 
 // View implements Pane.
 func (s *ScorePane) View() fyne.CanvasObject {
@@ -177,10 +111,10 @@ func (s *ScorePane) View() fyne.CanvasObject {
 	return container.NewBorder(head, nil, nil, nil, s.tabs)
 }
 
-// ScreenshotViews shows the heatmaps (two models side by side) and an
+// tourViews shows the heatmaps (two models side by side) and an
 // invalid answer in the instance browser.
-func (s *ScorePane) ScreenshotViews() []screenshotView {
-	return []screenshotView{
+func (s *ScorePane) tourViews() []tourView {
+	return []tourView{
 		{Name: "heatmaps", Show: func() {
 			s.tabs.SelectIndex(1)
 			if len(s.model2.Options) > 2 {
@@ -204,35 +138,20 @@ func (s *ScorePane) ScreenshotViews() []screenshotView {
 
 // OpenTruthDialog asks for a dataset folder or a folder of instance folders.
 func (s *ScorePane) OpenTruthDialog() {
-	s.win.Files.OpenFolder("Open the truth: a dataset or a folder of instance folders", func(dir string, err error) {
-		if err != nil {
-			s.win.ShowError(err)
-			return
-		}
-		if dir != "" {
-			s.OpenTruth(dir)
-		}
-	})
+	s.openFolder("Open the truth: a dataset or a folder of instance folders", s.OpenTruth)
 }
 
 // OpenTruth scores the current predictions against the instances in dir.
 func (s *ScorePane) OpenTruth(dir string) {
 	s.truthDir = dir
 	s.memory = nil
-	s.win.rememberFile(dir)
+	s.recent(dir)
 	s.recompute()
 }
 
 // AddPredictionsDialog asks for a predictions file (or folder), then its model name.
 func (s *ScorePane) AddPredictionsDialog(folder bool) {
-	done := func(path string, err error) {
-		if err != nil {
-			s.win.ShowError(err)
-			return
-		}
-		if path == "" {
-			return
-		}
+	ask := func(path string) {
 		name := widget.NewEntry()
 		name.SetText(score.ModelName(path))
 		dialog.ShowForm("Add predictions", "Add", "Cancel", []*widget.FormItem{
@@ -242,12 +161,12 @@ func (s *ScorePane) AddPredictionsDialog(folder bool) {
 			if ok && strings.TrimSpace(name.Text) != "" {
 				s.AddPredictions(strings.TrimSpace(name.Text), path, s.condition.Selected)
 			}
-		}, s.win.Window)
+		}, s.window)
 	}
 	if folder {
-		s.win.Files.OpenFolder("Add a folder of <instance id>.json|.txt answers", done)
+		s.openFolder("Add a folder of <instance id>.json|.txt answers", ask)
 	} else {
-		s.win.Files.OpenFile("Add predictions (JSONL, or one answer)", Filter{Name: "Predictions", Extensions: []string{"jsonl", "json", "txt"}}, done)
+		s.openFile("Add predictions (JSONL, or one answer)", Filter{Name: "Predictions", Extensions: []string{"jsonl", "json", "txt"}}, ask)
 	}
 }
 
@@ -257,7 +176,7 @@ func (s *ScorePane) AddPredictions(model, path, condition string) {
 		s.memory, s.report = nil, nil
 	}
 	s.sources = append(s.sources, score.Source{Model: model, Path: path, Condition: condition})
-	s.win.rememberFile(path)
+	s.recent(path)
 	s.recompute()
 }
 
@@ -286,17 +205,14 @@ func (s *ScorePane) recompute() {
 		if total > 0 {
 			frac = float64(done) / float64(total)
 		}
-		s.win.work.Post(func() {
+		s.work.Post(func() {
 			if s.request.Load() == id {
 				s.showProgress(fmt.Sprintf("%s — %d of %d", stage, done, total), frac)
 			}
 		})
 	}
-	s.win.work.Go(func() func() {
+	s.work.Go(func() func() {
 		defer cancel()
-		if s.loadStarted != nil {
-			s.loadStarted()
-		}
 		truth, err := score.LoadTruth(ctx, truthDir, progress)
 		var rep *score.Report
 		if err == nil {
@@ -309,12 +225,12 @@ func (s *ScorePane) recompute() {
 			s.loadBox.Hide()
 			switch {
 			case errors.Is(err, context.Canceled):
-				s.win.Status.Set("Scoring cancelled.")
+				s.status.Set("Scoring cancelled.")
 			case err != nil:
-				s.win.ShowError(err)
+				s.showError(err)
 			default:
 				s.setReport(rep)
-				s.win.Status.Set(fmt.Sprintf("Scored %d answers from %d model(s) on %d instances.",
+				s.status.Set(fmt.Sprintf("Scored %d answers from %d model(s) on %d instances.",
 					len(rep.Instances), len(sources), len(truth.Instances)))
 			}
 		}
@@ -327,8 +243,8 @@ func (s *ScorePane) showProgress(text string, frac float64) {
 	s.loadBox.Show()
 }
 
-// Loading is true while truth or predictions are being read.
-func (s *ScorePane) Loading() bool { return s.loadBox != nil && s.loadBox.Visible() }
+// loading is true while truth or predictions are being read.
+func (s *ScorePane) loading() bool { return s.loadBox != nil && s.loadBox.Visible() }
 
 func (s *ScorePane) updateLabels() {
 	if s.truthLabel == nil {
@@ -368,24 +284,17 @@ func (s *ScorePane) updateLabels() {
 // pane shows something before any file is chosen.
 func (s *ScorePane) loadDemo() {
 	id := s.request.Add(1)
-	s.win.work.Go(func() func() {
+	s.work.Go(func() func() {
 		rep, mem, err := demoScoreReport()
-		return func() {
-			if s.request.Load() != id {
-				return
-			}
-			if err != nil {
-				s.win.ShowError(err)
-				return
-			}
+		return s.answer(&s.request, id, err, func() {
 			s.memory = mem
 			s.setReport(rep)
-		}
+		})
 	})
 }
 
-// demoScoreReport generates demo instances at 4×4 and 8×8 and scores two
-// simulated models on them (one in both conditions).
+// demoScoreReport generates demo instances at 4×4 and 8×8 in memory and
+// scores core's demo models on them.
 func demoScoreReport() (*score.Report, map[string]*render.Generated, error) {
 	mem := map[string]*render.Generated{}
 	var truths []*score.Truth
@@ -410,12 +319,7 @@ func demoScoreReport() (*score.Report, map[string]*render.Generated, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	sets := []*score.AnswerSet{
-		score.SimulateAnswers(truth, score.SimBorderAware, puzzle.ConditionShape, 1),
-		score.SimulateAnswers(truth, score.SimRandom, puzzle.ConditionShape, 2),
-		score.SimulateAnswers(truth, score.SimBorderAware, puzzle.ConditionRect, 3),
-	}
-	rep, err := score.EvaluateSets(context.Background(), truth, sets, score.Options{}, nil)
+	rep, err := score.DemoReport(context.Background(), truth)
 	return rep, mem, err
 }
 
@@ -462,449 +366,9 @@ func (s *ScorePane) setReport(rep *score.Report) {
 
 // ---- table ----
 
-func (s *ScorePane) tableView() fyne.CanvasObject {
-	s.table = widget.NewTableWithHeaders(
-		func() (int, int) { return len(s.rows), len(scoreColumns) },
-		func() fyne.CanvasObject {
-			l := widget.NewLabel("")
-			l.Truncation = fyne.TextTruncateEllipsis
-			return l
-		},
-		func(id widget.TableCellID, o fyne.CanvasObject) {
-			l := o.(*widget.Label)
-			text, bold, muted := s.cellText(id.Row, id.Col)
-			l.SetText(text)
-			l.TextStyle = fyne.TextStyle{Bold: bold, Italic: muted}
-			l.Importance = widget.MediumImportance
-			if muted {
-				l.Importance = widget.LowImportance
-			}
-			l.Refresh()
-		},
-	)
-	s.table.ShowHeaderColumn = false
-	s.table.CreateHeader = func() fyne.CanvasObject {
-		b := widget.NewButton("", nil)
-		b.Importance = widget.LowImportance
-		return b
-	}
-	s.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
-		b := o.(*widget.Button)
-		if id.Col < 0 {
-			return
-		}
-		title := scoreColumns[id.Col].title
-		if id.Col == s.sortCol {
-			if s.sortDesc {
-				title += " ▼"
-			} else {
-				title += " ▲"
-			}
-		}
-		b.SetText(title)
-		col := id.Col
-		b.OnTapped = func() { s.SortBy(col) }
-	}
-	for i, c := range scoreColumns {
-		s.table.SetColumnWidth(i, c.width)
-	}
-	legend := widget.NewLabel("Mean over instances [95% bootstrap interval]; ★ best model in its grid and condition; " +
-		"italic rows: a uniformly random permutation. Click a column title to sort.")
-	legend.Wrapping = fyne.TextWrapWord
-	legend.Importance = widget.LowImportance
-	return container.NewBorder(nil, legend, nil, nil, s.table)
-}
-
-// cellText is what table cell (row, col) shows.
-func (s *ScorePane) cellText(row, col int) (text string, bold, muted bool) {
-	if row >= len(s.rows) {
-		return "", false, false
-	}
-	r := s.rows[row]
-	switch col {
-	case 0:
-		if r.group == nil {
-			return "random baseline", false, true
-		}
-		return r.group.Model, false, false
-	case 1:
-		return fmt.Sprintf("%d×%d", r.grid, r.grid), false, r.group == nil
-	case 2:
-		return r.cond, false, r.group == nil
-	case 3:
-		if r.group == nil {
-			return "", false, true
-		}
-		return fmt.Sprint(r.group.N), false, false
-	case 4:
-		if r.group == nil {
-			return "", false, true
-		}
-		return fmt.Sprint(r.group.Invalid), false, false
-	}
-	m := col - firstMetricColumn
-	v := r.metric(m)
-	if r.group == nil {
-		return fmtRate(v), false, true
-	}
-	ci := r.interval(m)
-	text = fmt.Sprintf("%s [%s–%s]", fmtRate(v), fmtShort(ci[0]), fmtShort(ci[1]))
-	if r.best[m] {
-		text += " ★"
-	}
-	return text, r.best[m], false
-}
-
-// fmtShort writes an interval bound in two decimals without the leading zero.
-func fmtShort(v float64) string {
-	if v >= 0.995 {
-		return "1"
-	}
-	return strings.TrimPrefix(fmt.Sprintf("%.2f", v), "0")
-}
-
-func fmtRate(v float64) string {
-	if v > 0 && v < 0.0005 {
-		return fmt.Sprintf("%.0e", v)
-	}
-	return fmt.Sprintf("%.3f", v)
-}
-
-// buildRows turns the report's groups into rows with a baseline row per
-// grid and condition, and marks the best model per metric.
-func (s *ScorePane) buildRows() {
-	s.rows = s.rows[:0]
-	if s.report == nil {
-		return
-	}
-	type block struct {
-		grid int
-		cond string
-	}
-	count := map[block]int{}
-	for i := range s.report.Groups {
-		g := &s.report.Groups[i]
-		count[block{g.Grid, g.Condition}]++
-		s.rows = append(s.rows, scoreRow{group: g, grid: g.Grid, cond: g.Condition, best: g.Best})
-	}
-	for b := range count {
-		s.rows = append(s.rows, scoreRow{grid: b.grid, cond: b.cond, baseline: score.BaselineOf(b.grid)})
-	}
-	s.sortRows()
-}
-
-// SortBy sorts the table by column col (again: reverses).
-func (s *ScorePane) SortBy(col int) {
-	if s.sortCol == col {
-		s.sortDesc = !s.sortDesc
-	} else {
-		s.sortCol, s.sortDesc = col, col >= firstMetricColumn
-	}
-	s.sortRows()
-	s.table.Refresh()
-}
-
-func (s *ScorePane) sortRows() {
-	key := func(r scoreRow) (float64, string) {
-		switch s.sortCol {
-		case 0:
-			if r.group == nil {
-				return 0, "\uffff" // baselines last among names
-			}
-			return 0, r.group.Model
-		case 1:
-			return float64(r.grid), ""
-		case 2:
-			return 0, r.cond
-		case 3, 4:
-			if r.group == nil {
-				return -1, ""
-			}
-			return float64([2]int{r.group.N, r.group.Invalid}[s.sortCol-3]), ""
-		}
-		return r.metric(s.sortCol - firstMetricColumn), ""
-	}
-	slices.SortStableFunc(s.rows, func(a, b scoreRow) int {
-		ka, sa := key(a)
-		kb, sb := key(b)
-		c := cmp.Or(cmp.Compare(ka, kb), strings.Compare(sa, sb))
-		if s.sortDesc {
-			c = -c
-		}
-		// Ties: grid, condition, models before their baseline, model name.
-		return cmp.Or(c, cmp.Compare(a.grid, b.grid), strings.Compare(a.cond, b.cond),
-			cmp.Compare(boolInt(a.group == nil), boolInt(b.group == nil)), strings.Compare(modelOf(a), modelOf(b)))
-	})
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-func modelOf(r scoreRow) string {
-	if r.group == nil {
-		return ""
-	}
-	return r.group.Model
-}
-
-// ---- heatmaps ----
-
-func (s *ScorePane) heatmapView() fyne.CanvasObject {
-	changed := func(string) { s.updateHeatmaps() }
-	s.metric = widget.NewSelect([]string{"PA", "AA", "SC"}, changed)
-	s.metric.SetSelected("PA")
-	s.model = widget.NewSelect(nil, changed)
-	s.model2 = widget.NewSelect(nil, changed)
-	s.grid = widget.NewSelect(nil, changed)
-	s.cond = widget.NewSelect(nil, changed)
-	s.heat, s.heat2 = NewZoomView(nil), NewZoomView(nil)
-	s.heat.OnHover = func(x, y float64, ok bool) { s.hoverHeat(s.heatData, x, y, ok) }
-	s.heat2.OnHover = func(x, y float64, ok bool) { s.hoverHeat(s.heatData2, x, y, ok) }
-	s.heatValue = widget.NewLabel("Point at a cell to read its value.")
-	save := widget.NewButtonWithIcon("Export PNG…", theme.DocumentSaveIcon(), s.exportHeatmap)
-	controls := container.NewHBox(
-		widget.NewLabel("Metric"), s.metric, widget.NewLabel("Model"), s.model,
-		widget.NewLabel("Compare with"), s.model2, widget.NewLabel("Grid"), s.grid,
-		widget.NewLabel("Condition"), s.cond, save)
-	s.heatViews = container.NewGridWithColumns(2, s.heat, s.heat2)
-	return container.NewBorder(container.NewHScroll(controls), s.heatValue, nil, nil, s.heatViews)
-}
-
-func parseGrid(sel string) int {
-	n := 0
-	fmt.Sscanf(sel, "%d×", &n)
-	return n
-}
-
-// updateHeatmaps draws the chosen heatmaps off the UI goroutine.
-func (s *ScorePane) updateHeatmaps() {
-	if s.report == nil || s.metric == nil || s.model.Selected == "" || s.grid.Selected == "" {
-		return
-	}
-	rep := s.report
-	metric := score.HeatmapMetric(strings.ToLower(s.metric.Selected))
-	models := []string{s.model.Selected, s.model2.Selected}
-	n, cond := parseGrid(s.grid.Selected), s.cond.Selected
-	s.win.work.Go(func() func() {
-		var data [2]*score.Heatmap
-		var pics [2]*render.Pyramid
-		var errs [2]error
-		for i, m := range models {
-			if m == "" || m == "(none)" {
-				continue
-			}
-			h, err := rep.Heatmap(metric, m, n, cond)
-			if err != nil {
-				errs[i] = err
-				continue
-			}
-			data[i], pics[i] = h, render.NewPyramid(render.Heatmap(h, render.HeatmapOptions{}))
-		}
-		return func() {
-			if s.report != rep {
-				return
-			}
-			s.heatData, s.heatData2 = data[0], data[1]
-			s.heat.SetImage(pics[0])
-			s.heat2.SetImage(pics[1])
-			if pics[1] == nil { // no comparison: one heatmap, full width
-				s.heat2.Hide()
-				s.heatViews.Layout = layout.NewGridLayoutWithColumns(1)
-			} else {
-				s.heat2.Show()
-				s.heatViews.Layout = layout.NewGridLayoutWithColumns(2)
-			}
-			s.heatViews.Refresh()
-			s.heat.view.Fit()
-			s.heat2.view.Fit()
-			if errs[0] != nil {
-				s.heatValue.SetText(errs[0].Error())
-			} else {
-				s.heatValue.SetText("Point at a cell to read its value.")
-			}
-		}
-	})
-}
-
-// HeatmapShown is the heatmap of the left view, for tests.
-func (s *ScorePane) HeatmapShown() *score.Heatmap { return s.heatData }
-
-func (s *ScorePane) hoverHeat(h *score.Heatmap, x, y float64, ok bool) {
-	if h == nil || !ok {
-		return
-	}
-	origin, cell := render.HeatmapGrid(h, render.HeatmapOptions{})
-	c, r := int(x-float64(origin.X))/cell, int(y-float64(origin.Y))/cell
-	if x < float64(origin.X) || y < float64(origin.Y) || r >= h.Grid || c >= h.Grid {
-		return
-	}
-	text := fmt.Sprintf("%s · %s · cell (row %d, col %d): %s", h.Model, strings.ToUpper(string(h.Metric)), r, c, fmtRate(h.Cells[r*h.Grid+c]))
-	if edges := h.CellEdges(r, c); len(edges) > 0 {
-		parts := make([]string, len(edges))
-		for i, e := range edges {
-			parts[i] = fmtRate(e)
-		}
-		text += " — mean of its edges " + strings.Join(parts, ", ")
-	}
-	s.heatValue.SetText(text)
-}
-
-// ---- instances ----
-
-func (s *ScorePane) instancesView() fyne.CanvasObject {
-	s.onlyInvalid = widget.NewCheck("Invalid only", func(bool) { s.filterInstances() })
-	s.instGrid = widget.NewSelect(nil, func(string) { s.filterInstances() })
-	s.instModel = widget.NewSelect(nil, func(string) { s.filterInstances() })
-	s.instList = widget.NewList(
-		func() int { return len(s.instRows) },
-		func() fyne.CanvasObject {
-			l := widget.NewLabel("")
-			l.Truncation = fyne.TextTruncateEllipsis
-			return l
-		},
-		func(i widget.ListItemID, o fyne.CanvasObject) {
-			is := &s.report.Instances[s.instRows[i]]
-			text := fmt.Sprintf("%s · %s · PA %s SC %s", is.Model, is.ID, fmtRate(is.PA), fmtRate(is.SC))
-			if !is.Valid {
-				text = fmt.Sprintf("%s · %s · INVALID", is.Model, is.ID)
-			}
-			o.(*widget.Label).SetText(text)
-		},
-	)
-	s.instList.OnSelected = func(i widget.ListItemID) { s.SelectInstance(s.instRows[i]) }
-	s.reassembly, s.solved = NewZoomView(nil), NewZoomView(nil)
-	s.instInfo = widget.NewLabel("Choose an instance to see the model's reassembly beside the solved image.")
-	s.instInfo.Wrapping = fyne.TextWrapWord
-	s.rawText = widget.NewLabel("")
-	s.rawText.Wrapping = fyne.TextWrapWord
-	s.rawText.Selectable = true
-	raw := container.NewVScroll(s.rawText)
-	raw.SetMinSize(fyne.NewSize(0, 90))
-	filters := container.NewHBox(s.onlyInvalid, s.instModel, s.instGrid)
-	left := container.NewBorder(filters, nil, nil, nil, s.instList)
-	pics := container.NewGridWithColumns(2,
-		container.NewBorder(widget.NewLabelWithStyle("Model's reassembly (green: right cell, red: wrong)", fyne.TextAlignCenter, fyne.TextStyle{Bold: true}), nil, nil, nil, s.reassembly),
-		container.NewBorder(widget.NewLabelWithStyle("Solved", fyne.TextAlignCenter, fyne.TextStyle{Bold: true}), nil, nil, nil, s.solved))
-	right := container.NewBorder(nil, container.NewVBox(s.instInfo, raw), nil, nil, pics)
-	split := container.NewHSplit(left, right)
-	split.SetOffset(0.3)
-	return split
-}
-
-// filterInstances applies the instance filters.
-func (s *ScorePane) filterInstances() {
-	if s.report == nil || s.instList == nil {
-		return
-	}
-	s.instRows = s.instRows[:0]
-	model, grid := s.instModel.Selected, parseGrid(s.instGrid.Selected)
-	for i, is := range s.report.Instances {
-		if s.onlyInvalid.Checked && is.Valid {
-			continue
-		}
-		if model != "" && model != "All models" && is.Model != model {
-			continue
-		}
-		if grid != 0 && is.Grid != grid {
-			continue
-		}
-		s.instRows = append(s.instRows, i)
-	}
-	s.instList.UnselectAll()
-	s.instList.Refresh()
-}
-
-// SelectInstance shows report instance i: its reassembly, or why it is invalid.
-func (s *ScorePane) SelectInstance(i int) {
-	if s.report == nil || i < 0 || i >= len(s.report.Instances) {
-		return
-	}
-	s.selected = i
-	is := s.report.Instances[i]
-	if !is.Valid {
-		s.instInfo.SetText(fmt.Sprintf("%s on %s (%s): invalid — %s. Every metric counts as 0.", is.Model, is.ID, is.Condition, is.Reason))
-		s.rawText.SetText(cmp.Or(is.Raw, "(no text: the answer was missing or not text)"))
-	} else {
-		s.instInfo.SetText(fmt.Sprintf("%s on %s (%s): PA %s · EM %s · AA %s · AA directed %s · SC %s; %d unknown IDs, %d unusable positions.",
-			is.Model, is.ID, is.Condition, fmtRate(is.PA), fmtRate(is.EM), fmtRate(is.AA), fmtRate(is.AADirected), fmtRate(is.SC), is.UnknownIDs, is.BadPositions))
-		s.rawText.SetText("")
-	}
-	rep := s.report
-	s.win.work.Go(func() func() {
-		gen, err := s.instance(is.ID)
-		var reasm, solved *render.Pyramid
-		if err == nil && gen.Puzzle != nil {
-			pred := is.Pred
-			if pred == nil {
-				pred = make([]int, len(gen.Instance.Pieces))
-				for k := range pred {
-					pred[k] = -1
-				}
-			}
-			reasm = render.NewPyramid(render.Reassembly(gen.Puzzle, gen.Solved, pred, render.ReassemblyOptions{
-				Shaped: is.Condition != puzzle.ConditionRect, Title: is.Model + " · " + is.ID + " · " + is.Condition}))
-			solved = render.NewPyramid(gen.Solved)
-		}
-		return func() {
-			if s.report != rep || s.selected != i {
-				return
-			}
-			if err != nil {
-				s.win.Status.Set("No pictures for " + is.ID + ": " + err.Error())
-			}
-			s.reassembly.SetImage(reasm)
-			s.solved.SetImage(solved)
-			s.reassembly.view.Fit()
-			s.solved.view.Fit()
-		}
-	})
-}
-
-// SelectedInstance is the instance shown, or nil.
-func (s *ScorePane) SelectedInstance() *score.InstanceScore {
-	if s.report == nil || s.selected < 0 {
-		return nil
-	}
-	return &s.report.Instances[s.selected]
-}
-
-// instance finds an instance's pictures: in memory (demo) or its folder.
-func (s *ScorePane) instance(id string) (*render.Generated, error) {
-	if g, ok := s.memory[id]; ok {
-		return g, nil
-	}
-	s.instanceMu.Lock()
-	g, ok := s.instanceCache[id]
-	s.instanceMu.Unlock()
-	if ok {
-		return g, nil
-	}
-	ti, ok := s.report.Truth.Find(id)
-	if !ok || ti.Dir == "" {
-		return nil, fmt.Errorf("instance %s has no folder", id)
-	}
-	g, err := render.LoadInstance(ti.Dir)
-	if g == nil {
-		return nil, err
-	}
-	s.instanceMu.Lock()
-	if len(s.instanceCache) > 32 {
-		clear(s.instanceCache)
-	}
-	s.instanceCache[id] = g
-	s.instanceMu.Unlock()
-	return g, nil
-}
-
-// ---- export ----
-
 func (s *ScorePane) exportMenu() {
 	if s.report == nil {
-		s.win.Status.Set("Nothing to export yet.")
+		s.status.Set("Nothing to export yet.")
 		return
 	}
 	formats := widget.NewRadioGroup([]string{"JSON (jigbench.score-report/v1)", "CSV (one row per group)", "Markdown"}, nil)
@@ -914,22 +378,15 @@ func (s *ScorePane) exportMenu() {
 			return
 		}
 		ext := map[int]string{0: "json", 1: "csv", 2: "md"}[slices.Index(formats.Options, formats.Selected)]
-		s.win.Files.SaveFile("Export the score report", "score-report."+ext, Filter{Name: strings.ToUpper(ext), Extensions: []string{ext}},
-			func(path string, err error) {
-				if err != nil {
-					s.win.ShowError(err)
-				} else if path != "" {
-					s.ExportReport(path)
-				}
-			})
-	}, s.win.Window)
+		s.saveFile("Export the score report", "score-report."+ext, Filter{Name: strings.ToUpper(ext), Extensions: []string{ext}}, s.ExportReport)
+	}, s.window)
 }
 
 // ExportReport writes the report; the format follows the file's extension
 // (.json, .csv, .md).
 func (s *ScorePane) ExportReport(path string) {
 	rep := s.report
-	s.win.work.Go(func() func() {
+	s.work.Go(func() func() {
 		err := fsutil.WriteWith(path, func(w io.Writer) error {
 			switch strings.ToLower(filepath.Ext(path)) {
 			case ".csv":
@@ -942,44 +399,10 @@ func (s *ScorePane) ExportReport(path string) {
 		})
 		return func() {
 			if err != nil {
-				s.win.ShowError(err)
+				s.showError(err)
 				return
 			}
-			s.win.Status.Set("Exported " + path)
-		}
-	})
-}
-
-func (s *ScorePane) exportHeatmap() {
-	h := s.heatData
-	if h == nil {
-		s.win.Status.Set("No heatmap to export yet.")
-		return
-	}
-	name := fmt.Sprintf("heatmap-%s-%s-%dx%d-%s.png", h.Metric, h.Model, h.Grid, h.Grid, h.Condition)
-	s.win.Files.SaveFile("Export the heatmap", name, Filter{Name: "PNG", Extensions: []string{"png"}}, func(path string, err error) {
-		if err != nil {
-			s.win.ShowError(err)
-		} else if path != "" {
-			s.ExportHeatmap(path)
-		}
-	})
-}
-
-// ExportHeatmap writes the left heatmap as PNG.
-func (s *ScorePane) ExportHeatmap(path string) {
-	h := s.heatData
-	s.win.work.Go(func() func() {
-		data, err := render.EncodePNG(render.Heatmap(h, render.HeatmapOptions{}))
-		if err == nil {
-			err = fsutil.WriteFile(path, data)
-		}
-		return func() {
-			if err != nil {
-				s.win.ShowError(err)
-				return
-			}
-			s.win.Status.Set("Exported " + path)
+			s.status.Set("Exported " + path)
 		}
 	})
 }

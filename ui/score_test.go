@@ -79,7 +79,7 @@ func loadScore(t *testing.T, m *MainWindow, truthDir string, sources []score.Sou
 	t.Helper()
 	m.Show(paneScore)
 	m.settle()
-	s := m.Score()
+	s := m.score
 	for _, src := range sources {
 		s.AddPredictions(src.Model, src.Path, src.Condition)
 	}
@@ -155,7 +155,7 @@ func TestScorePaneShowsWhatCoreComputes(t *testing.T) {
 	// Heatmaps follow metric, model and grid.
 	s.tabs.SelectIndex(1)
 	m.settle()
-	h := s.HeatmapShown()
+	h := s.heatmapShown()
 	if h == nil || h.Metric != score.HeatmapPA {
 		t.Fatalf("heatmap %v", h)
 	}
@@ -169,13 +169,13 @@ func TestScorePaneShowsWhatCoreComputes(t *testing.T) {
 	} {
 		step.set()
 		m.settle()
-		if h := s.HeatmapShown(); h == nil || !step.check(h) {
+		if h := s.heatmapShown(); h == nil || !step.check(h) {
 			t.Fatalf("heatmap did not follow the change: %+v", h)
 		}
 	}
 	wantH, err := want.Heatmap(score.HeatmapAA, "random", 5, puzzle.ConditionShape)
-	if err != nil || wantH.Mean != s.HeatmapShown().Mean {
-		t.Errorf("shown heatmap mean %v, core %v (%v)", s.HeatmapShown().Mean, wantH.Mean, err)
+	if err != nil || wantH.Mean != s.heatmapShown().Mean {
+		t.Errorf("shown heatmap mean %v, core %v (%v)", s.heatmapShown().Mean, wantH.Mean, err)
 	}
 
 	// The invalid answer shows its reason and the model's words.
@@ -270,18 +270,18 @@ func TestScoreLoadingKeepsTheWindowResponsive(t *testing.T) {
 	m := newTestWindow(t, &fakeChooser{})
 	m.Show(paneScore)
 	m.settle()
-	s := m.Score()
+	s := m.score
 	entered, release := make(chan struct{}), make(chan struct{})
-	s.loadStarted = func() {
+	holdNextWork(m, func() {
 		entered <- struct{}{}
 		<-release
-	}
+	})
 	for _, src := range sources {
 		s.sources = append(s.sources, src)
 	}
 	s.OpenTruth(truthDir)
 	<-entered // the load is running on a worker, held here
-	if !s.Loading() {
+	if !s.loading() {
 		t.Fatal("no progress shown while loading")
 	}
 	s.tabs.SelectIndex(1)
@@ -290,10 +290,9 @@ func TestScoreLoadingKeepsTheWindowResponsive(t *testing.T) {
 		t.Fatal("the UI did not respond during the load")
 	}
 	close(release)
-	s.loadStarted = nil
 	m.settle()
-	if s.Loading() || len(s.report.Instances) != 3000 || len(s.report.Groups) != 3 {
-		t.Fatalf("after the load: loading %v, %d scores, %d groups (status %q)", s.Loading(), len(s.report.Instances), len(s.report.Groups), m.Status.Text())
+	if s.loading() || len(s.report.Instances) != 3000 || len(s.report.Groups) != 3 {
+		t.Fatalf("after the load: loading %v, %d scores, %d groups (status %q)", s.loading(), len(s.report.Instances), len(s.report.Groups), m.Status.Text())
 	}
 }
 
@@ -302,20 +301,19 @@ func TestScoreLoadCanBeCancelled(t *testing.T) {
 	m := newTestWindow(t, &fakeChooser{})
 	m.Show(paneScore)
 	m.settle()
-	s := m.Score()
+	s := m.score
 	entered, release := make(chan struct{}), make(chan struct{})
-	s.loadStarted = func() {
+	holdNextWork(m, func() {
 		entered <- struct{}{}
 		<-release
-	}
+	})
 	s.sources = sources
 	s.OpenTruth(truthDir)
 	<-entered
 	s.cancelLoad()
 	close(release)
-	s.loadStarted = nil
 	m.settle()
-	if m.Status.Text() != "Scoring cancelled." || s.Loading() {
+	if m.Status.Text() != "Scoring cancelled." || s.loading() {
 		t.Fatalf("status %q", m.Status.Text())
 	}
 }
@@ -334,9 +332,9 @@ func TestScoreLook(t *testing.T) {
 	for _, variant := range []fyne.ThemeVariant{theme.VariantLight, theme.VariantDark} {
 		for _, srcs := range [][]score.Source{two[:1], four} {
 			m := newTestWindow(t, &fakeChooser{})
-			m.App.Settings().SetTheme(forcedVariant{Theme: theme.DefaultTheme(), variant: variant})
+			m.App.Settings().SetTheme(ForcedVariant{Theme: theme.DefaultTheme(), Variant: variant})
 			s := loadScore(t, m, truthDir, srcs)
-			for i, v := range append([]screenshotView{{Show: func() { s.tabs.SelectIndex(0) }}}, s.ScreenshotViews()...) {
+			for i, v := range append([]tourView{{Show: func() { s.tabs.SelectIndex(0) }}}, s.tourViews()...) {
 				v.Show()
 				m.settle()
 				name := filepath.Join(out, fmt.Sprintf("score-%dmodels-%d-%d.png", len(srcs), variant, i))

@@ -49,7 +49,7 @@ func (f *fakeChooser) SaveFile(title, _ string, _ Filter, done func(string, erro
 func newTestWindow(t *testing.T, files *fakeChooser) *MainWindow {
 	t.Helper()
 	a := test.NewTempApp(t)
-	m := NewMainWindow(a, Options{Version: "test", queued: true, Files: func(FileChooser) FileChooser { return files }})
+	m := NewMainWindow(a, Options{Version: "test", Dispatcher: &holdingQueue{Queue: NewQueue()}, Files: func(FileChooser) FileChooser { return files }})
 	m.Window.Resize(fyne.NewSize(1280, 800))
 	m.Window.Show()
 	m.settle()
@@ -59,7 +59,7 @@ func newTestWindow(t *testing.T, files *fakeChooser) *MainWindow {
 
 func TestGenerateFollowsGridAndSeed(t *testing.T) {
 	m := newTestWindow(t, &fakeChooser{})
-	g := m.Generate()
+	g := m.generate
 	first := g.Current()
 	if first == nil {
 		t.Fatal("no preview after opening")
@@ -114,14 +114,14 @@ func TestGenerateFollowsGridAndSeed(t *testing.T) {
 
 func TestSettingsAreRemembered(t *testing.T) {
 	a := test.NewTempApp(t)
-	m := NewMainWindow(a, Options{queued: true, Files: func(FileChooser) FileChooser { return &fakeChooser{} }})
+	m := NewMainWindow(a, Options{Dispatcher: NewQueue(), Files: func(FileChooser) FileChooser { return &fakeChooser{} }})
 	m.settle()
-	m.Generate().grid.SetText("12")
-	m.Generate().seed.SetText("9")
+	m.generate.grid.SetText("12")
+	m.generate.seed.SetText("9")
 	m.settle()
-	m2 := NewMainWindow(a, Options{queued: true, Files: func(FileChooser) FileChooser { return &fakeChooser{} }})
+	m2 := NewMainWindow(a, Options{Dispatcher: NewQueue(), Files: func(FileChooser) FileChooser { return &fakeChooser{} }})
 	m2.settle()
-	if got := m2.Generate().Current(); got.Puzzle.N != 12 || got.Instance.Seed != 9 {
+	if got := m2.generate.Current(); got.Puzzle.N != 12 || got.Instance.Seed != 9 {
 		t.Fatalf("reopened on %s, want grid 12 seed 9", got.Instance.ID)
 	}
 }
@@ -130,7 +130,7 @@ func TestSaveInstanceWritesTheFolder(t *testing.T) {
 	dir := t.TempDir()
 	files := &fakeChooser{answers: []string{dir}}
 	m := newTestWindow(t, files)
-	g := m.Generate()
+	g := m.generate
 	g.SaveDialog()
 	m.settle()
 	id := g.Current().Instance.ID
@@ -173,7 +173,7 @@ func TestAblationOpenZoomStepAndHover(t *testing.T) {
 	writeInstances(t, dir, 4, 5, 4)
 	m := newTestWindow(t, &fakeChooser{answers: []string{dir}})
 	m.Show(paneAblation)
-	a := m.Ablation()
+	a := m.ablation
 	m.settle()
 	a.openDialog("Open")
 	m.settle()
@@ -182,9 +182,9 @@ func TestAblationOpenZoomStepAndHover(t *testing.T) {
 	}
 
 	// Zoom in and out: both sheets follow one zoom.
-	fit := a.view.Zoom()
-	a.view.ZoomBy(2)
-	if z := a.view.Zoom(); z < 1.99*fit || z > 2.01*fit {
+	fit := a.zoom.Zoom()
+	a.zoom.ZoomBy(2)
+	if z := a.zoom.Zoom(); z < 1.99*fit || z > 2.01*fit {
 		t.Fatalf("zoom %v after ×2 from %v", z, fit)
 	}
 	x0, y0 := a.shape.ImagePoint(fyne.NewPos(10, 10))
@@ -196,7 +196,7 @@ func TestAblationOpenZoomStepAndHover(t *testing.T) {
 	if x, _ := a.rect.ImagePoint(fyne.NewPos(10, 10)); x <= x1 {
 		t.Fatal("dragging the shape sheet did not pan the rectangular one")
 	}
-	a.view.Fit()
+	a.zoom.Fit()
 
 	// Step to the next instance and filter by grid.
 	a.Next()
@@ -247,7 +247,7 @@ func TestGenerateToAblation(t *testing.T) {
 	m := newTestWindow(t, &fakeChooser{})
 	m.Show(paneAblation)
 	m.settle()
-	if got, want := m.Ablation().Current().Instance.ID, m.Generate().Current().Instance.ID; got != want {
+	if got, want := m.ablation.Current().Instance.ID, m.generate.Current().Instance.ID; got != want {
 		t.Fatalf("Ablation opened on %s, want Generate's %s", got, want)
 	}
 }
@@ -259,13 +259,13 @@ func TestBadFilesGiveAMessageAndTheAppGoesOn(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := newTestWindow(t, &fakeChooser{answers: []string{bad}})
-	before := m.Generate().Current()
-	m.Generate().OpenImageDialog()
+	before := m.generate.Current()
+	m.generate.OpenImageDialog()
 	m.settle()
 	if !strings.Contains(m.Status.Text(), "holiday.png") || !strings.Contains(m.Status.Text(), "not a PNG, JPEG, GIF or WebP") {
 		t.Fatalf("status %q", m.Status.Text())
 	}
-	if m.Generate().Current() != before {
+	if m.generate.Current() != before {
 		t.Fatal("a bad file replaced the preview")
 	}
 	// A dropped folder without instances, then a dropped bad image.
@@ -282,44 +282,19 @@ func TestBadFilesGiveAMessageAndTheAppGoesOn(t *testing.T) {
 	}
 	// And a good image still opens afterwards.
 	good := filepath.Join("..", "core", "render", "testdata", "small.png") // 120×75: grid 4 fits
-	m.Generate().grid.SetText("4")
+	m.generate.grid.SetText("4")
 	m.OpenPath(good)
 	m.settle()
-	if m.Generate().Current().Instance.Source.Name != "small" {
-		t.Fatalf("after the errors, opening small.png shows %s", m.Generate().Current().Instance.ID)
+	if m.generate.Current().Instance.Source.Name != "small" {
+		t.Fatalf("after the errors, opening small.png shows %s", m.generate.Current().Instance.ID)
 	}
 }
 
 func TestFailingChooserIsReported(t *testing.T) {
 	m := newTestWindow(t, &fakeChooser{err: errors.New("portal unavailable")})
-	m.Generate().OpenImageDialog()
+	m.generate.OpenImageDialog()
 	if !strings.Contains(m.Status.Text(), "portal unavailable") {
 		t.Fatalf("status %q", m.Status.Text())
-	}
-}
-
-func TestScreenshotsWritesEveryPane(t *testing.T) {
-	dir := t.TempDir()
-	files, err := Screenshots(dir, "test", []fyne.Size{{Width: 800, Height: 500}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, pane := range []string{"generate", "ablation", "score", "rate", "agreement"} {
-		for _, theme := range []string{"light", "dark"} {
-			want := filepath.Join(dir, pane+"-"+theme+"-800x500.png")
-			if !slices.Contains(files, want) {
-				t.Errorf("no %s", want)
-			}
-		}
-	}
-	for _, f := range files {
-		img, err := render.LoadImage(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if img.Rect.Dx() != 800 || img.Rect.Dy() != 500 {
-			t.Errorf("%s is %v", f, img.Rect)
-		}
 	}
 }
 
@@ -333,12 +308,12 @@ func storageURI(path string) fyne.URI { return storage.NewFileURI(path) }
 // shows that the UI goroutine (here the test's) keeps working meanwhile.
 func TestRenderingLeavesTheUIGoroutineFree(t *testing.T) {
 	m := newTestWindow(t, &fakeChooser{})
-	g := m.Generate()
+	g := m.generate
 	entered, release := make(chan struct{}), make(chan struct{})
-	g.renderStarted = func() {
+	holdNextWork(m, func() {
 		entered <- struct{}{}
 		<-release
-	}
+	})
 	g.seed.SetText("1234")
 	<-entered // a worker is rendering now, and is held there
 	m.Status.Set("still responsive")
@@ -350,7 +325,6 @@ func TestRenderingLeavesTheUIGoroutineFree(t *testing.T) {
 		t.Fatal("the new preview appeared before its render finished")
 	}
 	close(release)
-	g.renderStarted = nil
 	m.settle()
 	if g.Current().Instance.Seed != 1234 {
 		t.Fatalf("showing seed %d after the render, want 1234", g.Current().Instance.Seed)
@@ -359,14 +333,14 @@ func TestRenderingLeavesTheUIGoroutineFree(t *testing.T) {
 
 func TestGenerateDatasetForm(t *testing.T) {
 	m := newTestWindow(t, &fakeChooser{})
-	g := m.Generate()
+	g := m.generate
 	g.size.SetSelected("512")
 	m.settle()
 	f := g.Dataset()
 	f.Show()
 	out := t.TempDir()
 
-	f.UseDemo(2)
+	f.chooseDemo(2)
 	f.grids.SetText("4, eight")
 	f.Start()
 	if !strings.Contains(f.line.Text, "Grids must be whole numbers") {
@@ -392,7 +366,7 @@ func TestGenerateDatasetForm(t *testing.T) {
 	// Opening the result in Ablation shows its instances.
 	m.OpenPath(out)
 	m.settle()
-	if got := len(m.Ablation().filtered); got != 4 {
+	if got := len(m.ablation.filtered); got != 4 {
 		t.Fatalf("Ablation lists %d instances of the dataset", got)
 	}
 }

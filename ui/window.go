@@ -9,13 +9,11 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/driver/desktop"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/jigbench/jigbench/core/puzzle"
+	"github.com/jigbench/jigbench/core/render"
 	"github.com/jigbench/jigbench/core/score"
 )
 
@@ -48,7 +46,7 @@ type MainWindow struct {
 	Files   FileChooser
 	Version string
 
-	work *worker
+	work Dispatcher
 
 	generate  *GeneratePane
 	ablation  *AblationPane
@@ -61,6 +59,7 @@ type MainWindow struct {
 	nav     *widget.List
 	stack   *fyne.Container
 	current int
+	deps    deps // what the panes were given
 }
 
 // Options configure a MainWindow.
@@ -73,24 +72,34 @@ type Options struct {
 	// vigor.DefaultStorePath. Tests inject a temporary or failing store.
 	Ratings func() (RatingStore, error)
 
-	// queued applies background results only in settle (Fyne's test driver).
-	queued bool
+	// Dispatcher runs background work; nil means the app's (fyne.Do).
+	// Under Fyne's test driver (tests, screenshots) use a Queue.
+	Dispatcher Dispatcher
 }
 
 // NewMainWindow builds the window and its panes; it does not show it.
 func NewMainWindow(a fyne.App, o Options) *MainWindow {
 	w := a.NewWindow("jigbench")
-	m := &MainWindow{App: a, Window: w, Status: NewStatusLine(), Version: o.Version, current: -1, work: newWorker(o.queued)}
+	m := &MainWindow{App: a, Window: w, Status: NewStatusLine(), Version: o.Version, current: -1, work: o.Dispatcher}
+	if m.work == nil {
+		m.work = fyneDispatcher{}
+	}
 	fallback := &FyneChooser{Window: w, Start: m.lastFolder}
 	m.Files = fallback
 	if o.Files != nil {
 		m.Files = o.Files(fallback)
 	}
-	m.generate = NewGeneratePane(m)
-	m.ablation = NewAblationPane(m)
-	m.score = NewScorePane(m)
-	m.rate = NewRatePane(m, o.Ratings)
-	m.agreement = NewAgreementPane(m)
+	d := deps{window: w, prefs: a.Preferences(), status: m.Status, work: m.work, files: m.Files,
+		ratings: newRatingService(o.Ratings), recent: m.rememberFile}
+	m.generate = newGeneratePane(d, func(g *render.Generated) {
+		m.ablation.ShowGenerated(g)
+		m.Show(paneAblation)
+	})
+	m.ablation = newAblationPane(d, m.generate.Current)
+	m.score = newScorePane(d)
+	m.rate = newRatePane(d)
+	m.agreement = newAgreementPane(d)
+	m.deps = d
 	m.panes = []Pane{
 		m.generate,
 		m.ablation,
@@ -142,24 +151,8 @@ func (m *MainWindow) Show(i int) {
 	m.nav.Select(i)
 }
 
-// Generate and Ablation give tests and screenshots access to the panes.
-func (m *MainWindow) Generate() *GeneratePane { return m.generate }
-
-// Ablation is the Ablation pane.
-func (m *MainWindow) Ablation() *AblationPane { return m.ablation }
-
-// Score is the Score pane.
-func (m *MainWindow) Score() *ScorePane { return m.score }
-
 // ShowError tells the user what went wrong in one sentence; the app goes on.
-func (m *MainWindow) ShowError(err error) {
-	if err == nil {
-		return
-	}
-	// Core errors begin with the file they concern; keep its name as it is.
-	m.Status.Set(err.Error())
-	dialog.ShowError(err, m.Window)
-}
+func (m *MainWindow) ShowError(err error) { m.deps.showError(err) }
 
 func capitalise(s string) string {
 	if s == "" {
@@ -197,7 +190,7 @@ func (m *MainWindow) OpenPath(path string) {
 	}
 	if dir, ok := splitFolderOf(path, fi.IsDir()); ok {
 		m.Show(paneRate)
-		m.rate.Open(dir)
+		m.rate.open(dir)
 		return
 	}
 	if fi.IsDir() {
@@ -229,164 +222,3 @@ func (m *MainWindow) dropped(_ fyne.Position, uris []fyne.URI) {
 		return // one item at a time: the first wins
 	}
 }
-
-func (m *MainWindow) buildMenu() {
-	openImage := fyne.NewMenuItem("Open image…", func() { m.Show(paneGenerate); m.generate.OpenImageDialog() })
-	openImage.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}
-	openInstance := fyne.NewMenuItem("Open instance or folder of instances…", func() {
-		m.Show(paneAblation)
-		m.ablation.openDialog("Open an instance folder or a folder of instances")
-	})
-	save := fyne.NewMenuItem("Save instance…", func() { m.Show(paneGenerate); m.generate.SaveDialog() })
-	openTruth := fyne.NewMenuItem("Open dataset to score…", func() { m.Show(paneScore); m.score.OpenTruthDialog() })
-	openPreds := fyne.NewMenuItem("Open predictions…", func() { m.Show(paneScore); m.score.AddPredictionsDialog(false) })
-	save.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyS, Modifier: fyne.KeyModifierShortcutDefault}
-	openSplit := fyne.NewMenuItem("Open split…", func() { m.Show(paneRate); m.rate.OpenDialog() })
-	recent := fyne.NewMenuItem("Recent", nil)
-	var items []*fyne.MenuItem
-	for _, p := range m.App.Preferences().StringList(prefRecent) {
-		items = append(items, fyne.NewMenuItem(p, func() { m.OpenPath(p) }))
-	}
-	if len(items) == 0 {
-		none := fyne.NewMenuItem("(nothing yet)", nil)
-		none.Disabled = true
-		items = append(items, none)
-	}
-	recent.ChildMenu = fyne.NewMenu("", items...)
-	quit := fyne.NewMenuItem("Quit", func() { m.App.Quit() })
-	quit.IsQuit = true
-	file := fyne.NewMenu("File", openImage, openInstance, save, fyne.NewMenuItemSeparator(), openTruth, openPreds,
-		openSplit, fyne.NewMenuItemSeparator(), recent, fyne.NewMenuItemSeparator(), quit)
-	help := fyne.NewMenu("Help",
-		fyne.NewMenuItem("Keyboard shortcuts", m.showShortcuts),
-		fyne.NewMenuItem("About jigbench", m.showAbout),
-	)
-	m.Window.SetMainMenu(fyne.NewMainMenu(file, help))
-}
-
-// shortcuts lists the keys, one definition for the sheet and the bindings.
-var shortcuts = [][2]string{
-	{"Ctrl+O", "Open an image (Generate)"},
-	{"Ctrl+S", "Save the shown instance (Generate)"},
-	{"0", "Zoom to fit"},
-	{"1", "Zoom 1:1 (one image pixel per screen pixel)"},
-	{"+ / −", "Zoom in / out (also the mouse wheel)"},
-	{"Drag", "Pan the image"},
-	{"← / →", "Previous / next instance (Ablation)"},
-	{"N", "New random seed (Generate)"},
-	{"1 – 4", "Rate: switch a result dimension Yes/No, or go to a process score:\ntype it, ↑ ↓ ±1, PgUp PgDn ±10, Tab next score, Esc leave it"},
-	{"Enter", "Rate: save and go to the next unrated item"},
-	{"← / →", "Rate: previous / next item (within the filter)"},
-	{", / .   PgUp / PgDn", "Rate: previous / next frame; ten frames back / forward"},
-	{"F   C   H", "Rate: flag the item, comment on it, hide the ground truth"},
-}
-
-func (m *MainWindow) showShortcuts() {
-	rows := make([]fyne.CanvasObject, 0, 2*len(shortcuts))
-	for _, s := range shortcuts {
-		rows = append(rows, widget.NewLabelWithStyle(s[0], fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}), widget.NewLabel(s[1]))
-	}
-	form := container.New(layout.NewFormLayout(), rows...)
-	d := dialog.NewCustom("Keyboard shortcuts", "Close", container.NewVScroll(form), m.Window)
-	s, f := m.Window.Canvas().Size(), form.MinSize()
-	d.Resize(fyne.NewSize(min(f.Width+48, s.Width*0.95), min(f.Height+110, s.Height*0.92)))
-	d.Show()
-}
-
-func (m *MainWindow) showAbout() {
-	text := widget.NewLabel("jigbench " + m.Version + "\n\nA workbench for the JigShape jigsaw benchmark and the ViGoR-Bench\n" +
-		"meta-evaluation: generate, solve and score puzzles; rate items and\nmeasure judge–human agreement.")
-	dialog.ShowCustom("About jigbench", "Close", text, m.Window)
-}
-
-// bindKeys handles the single-key shortcuts when no text field has focus.
-func (m *MainWindow) bindKeys() {
-	c := m.Window.Canvas()
-	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) {
-		m.Show(paneGenerate)
-		m.generate.OpenImageDialog()
-	})
-	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyS, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) {
-		m.generate.SaveDialog()
-	})
-	c.SetOnTypedRune(func(r rune) {
-		if m.current == paneRate {
-			m.rate.TypedRune(r)
-			return
-		}
-		v := m.activeView()
-		switch r {
-		case '0':
-			if v != nil {
-				v.Fit()
-			}
-		case '1':
-			if v != nil {
-				v.OneToOne()
-			}
-		case '+', '=':
-			if v != nil {
-				v.ZoomBy(1.25)
-			}
-		case '-':
-			if v != nil {
-				v.ZoomBy(1 / 1.25)
-			}
-		case 'n', 'N':
-			if m.current == paneGenerate {
-				m.generate.NewSeed()
-			}
-		}
-	})
-	c.SetOnTypedKey(func(e *fyne.KeyEvent) {
-		if m.current == paneRate {
-			m.rate.TypedKey(e)
-			return
-		}
-		if m.current != paneAblation {
-			return
-		}
-		switch e.Name {
-		case fyne.KeyLeft:
-			m.ablation.Previous()
-		case fyne.KeyRight:
-			m.ablation.Next()
-		}
-	})
-}
-
-// activeView is the zoom of the image the user is looking at.
-func (m *MainWindow) activeView() *View {
-	switch m.current {
-	case paneGenerate:
-		if m.generate.tabs != nil && m.generate.tabs.SelectedIndex() == 2 {
-			return m.generate.solved.view
-		}
-		return m.generate.sheets
-	case paneAblation:
-		return m.ablation.view
-	}
-	return nil
-}
-
-// StatusLine is the one-line message area at the bottom of the window.
-type StatusLine struct {
-	label *widget.Label
-	view  fyne.CanvasObject
-}
-
-// NewStatusLine makes an empty status line.
-func NewStatusLine() *StatusLine {
-	l := widget.NewLabel("Ready.")
-	l.Truncation = fyne.TextTruncateEllipsis
-	return &StatusLine{label: l, view: container.NewVBox(widget.NewSeparator(), l)}
-}
-
-// View is the status line's widget.
-func (s *StatusLine) View() fyne.CanvasObject { return s.view }
-
-// Set shows msg; call it on the UI goroutine.
-func (s *StatusLine) Set(msg string) { s.label.SetText(msg) }
-
-// Text is what the status line shows.
-func (s *StatusLine) Text() string { return s.label.Text }

@@ -14,9 +14,9 @@ import (
 	"github.com/jigbench/jigbench/core/render"
 )
 
-// View is a zoom and pan that several ZoomViews can share, so two sheets
+// ZoomState is a zoom and pan that several ZoomViews can share, so two sheets
 // of the same layout move together.
-type View struct {
+type ZoomState struct {
 	fit    bool
 	zoom   float32       // logical units per image pixel
 	origin fyne.Position // image point at the views' top-left corner
@@ -26,17 +26,17 @@ type View struct {
 	OnChange func()
 }
 
-// NewView starts in fit mode.
-func NewView() *View { return &View{fit: true, zoom: 1} }
+// NewZoomState starts in fit mode.
+func NewZoomState() *ZoomState { return &ZoomState{fit: true, zoom: 1} }
 
 // Fit shows the whole image in each view.
-func (v *View) Fit() {
+func (v *ZoomState) Fit() {
 	v.fit = true
 	v.changed()
 }
 
 // OneToOne shows one image pixel per device pixel, keeping the centre.
-func (v *View) OneToOne() {
+func (v *ZoomState) OneToOne() {
 	if len(v.views) == 0 {
 		return
 	}
@@ -49,7 +49,7 @@ func (v *View) OneToOne() {
 }
 
 // ZoomBy multiplies the zoom by f, keeping the views' centre in place.
-func (v *View) ZoomBy(f float32) {
+func (v *ZoomState) ZoomBy(f float32) {
 	if len(v.views) == 0 {
 		return
 	}
@@ -58,7 +58,7 @@ func (v *View) ZoomBy(f float32) {
 }
 
 // Zoom is the current zoom in logical units per image pixel.
-func (v *View) Zoom() float32 {
+func (v *ZoomState) Zoom() float32 {
 	if len(v.views) == 0 {
 		return v.zoom
 	}
@@ -66,7 +66,7 @@ func (v *View) Zoom() float32 {
 }
 
 // zoomAround sets the zoom to z keeping the widget point at (in logical units) fixed.
-func (v *View) zoomAround(z float32, at fyne.Position) {
+func (v *ZoomState) zoomAround(z float32, at fyne.Position) {
 	if len(v.views) == 0 {
 		return
 	}
@@ -81,7 +81,7 @@ func (v *View) zoomAround(z float32, at fyne.Position) {
 	v.changed()
 }
 
-func (v *View) panBy(d fyne.Delta) {
+func (v *ZoomState) panBy(d fyne.Delta) {
 	if len(v.views) == 0 {
 		return
 	}
@@ -94,7 +94,7 @@ func (v *View) panBy(d fyne.Delta) {
 }
 
 // currentZoom resolves fit mode against view zv's size.
-func (v *View) currentZoom(zv *ZoomView) float32 {
+func (v *ZoomState) currentZoom(zv *ZoomView) float32 {
 	if !v.fit || zv.img == nil {
 		return v.zoom
 	}
@@ -105,7 +105,7 @@ func (v *View) currentZoom(zv *ZoomView) float32 {
 	return float32(math.Min(float64(sz.Width)/float64(s.X), float64(sz.Height)/float64(s.Y)))
 }
 
-func (v *View) currentOrigin(zv *ZoomView) fyne.Position {
+func (v *ZoomState) currentOrigin(zv *ZoomView) fyne.Position {
 	if !v.fit || zv.img == nil {
 		return v.origin
 	}
@@ -113,7 +113,7 @@ func (v *View) currentOrigin(zv *ZoomView) fyne.Position {
 	return fyne.NewPos(-(sz.Width/z-float32(s.X))/2, -(sz.Height/z-float32(s.Y))/2)
 }
 
-func (v *View) changed() {
+func (v *ZoomState) changed() {
 	for _, z := range v.views {
 		z.refreshView()
 	}
@@ -134,7 +134,7 @@ type Mark struct {
 type ZoomView struct {
 	widget.BaseWidget
 	img   *render.Pyramid
-	view  *View
+	state *ZoomState
 	marks []Mark
 
 	raster *canvas.Raster
@@ -147,11 +147,11 @@ type ZoomView struct {
 }
 
 // NewZoomView makes a view sharing v (nil: its own).
-func NewZoomView(v *View) *ZoomView {
+func NewZoomView(v *ZoomState) *ZoomView {
 	if v == nil {
-		v = NewView()
+		v = NewZoomState()
 	}
-	z := &ZoomView{view: v}
+	z := &ZoomView{state: v}
 	v.views = append(v.views, z)
 	z.raster = canvas.NewRaster(z.draw)
 	z.ExtendBaseWidget(z)
@@ -178,13 +178,13 @@ func (z *ZoomView) Marks() []Mark { return z.marks }
 
 // ImagePoint converts a widget position to image coordinates.
 func (z *ZoomView) ImagePoint(p fyne.Position) (x, y float64) {
-	zoom, o := z.view.currentZoom(z), z.view.currentOrigin(z)
+	zoom, o := z.state.currentZoom(z), z.state.currentOrigin(z)
 	return float64(o.X + p.X/zoom), float64(o.Y + p.Y/zoom)
 }
 
 // widgetPoint converts image coordinates to a widget position.
 func (z *ZoomView) widgetPoint(x, y float64) fyne.Position {
-	zoom, o := z.view.currentZoom(z), z.view.currentOrigin(z)
+	zoom, o := z.state.currentZoom(z), z.state.currentOrigin(z)
 	return fyne.NewPos((float32(x)-o.X)*zoom, (float32(y)-o.Y)*zoom)
 }
 
@@ -212,7 +212,7 @@ func (z *ZoomView) draw(w, h int) image.Image {
 		return dst
 	}
 	devPerUnit := float64(w) / float64(size.Width)
-	zoom, o := z.view.currentZoom(z), z.view.currentOrigin(z)
+	zoom, o := z.state.currentZoom(z), z.state.currentOrigin(z)
 	z.img.Viewport(dst, float64(o.X), float64(o.Y), float64(zoom)*devPerUnit, bg)
 	return dst
 }
@@ -220,11 +220,11 @@ func (z *ZoomView) draw(w, h int) image.Image {
 // Scrolled zooms around the pointer.
 func (z *ZoomView) Scrolled(e *fyne.ScrollEvent) {
 	f := float32(math.Pow(1.0015, float64(e.Scrolled.DY)))
-	z.view.zoomAround(z.view.currentZoom(z)*f, e.Position)
+	z.state.zoomAround(z.state.currentZoom(z)*f, e.Position)
 }
 
 // Dragged pans.
-func (z *ZoomView) Dragged(e *fyne.DragEvent) { z.view.panBy(e.Dragged) }
+func (z *ZoomView) Dragged(e *fyne.DragEvent) { z.state.panBy(e.Dragged) }
 
 // DragEnd implements fyne.Draggable.
 func (z *ZoomView) DragEnd() {}

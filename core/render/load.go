@@ -15,8 +15,14 @@ func LoadImage(path string) (*image.RGBA, error) {
 	if err != nil {
 		return nil, err
 	}
+	return s.RGBA(), nil
+}
+
+// RGBA is the source's pixels as displayed (EXIF orientation applied), at
+// full size, from the image already decoded.
+func (s *Source) RGBA() *image.RGBA {
 	b := s.img.Bounds()
-	return orient(resizeTo(s.img, b.Dx(), b.Dy()), s.orientation), nil
+	return orient(resizeTo(s.img, b.Dx(), b.Dy()), s.orientation)
 }
 
 // LoadInstance reads an instance folder written by WriteDir: instance.json

@@ -35,6 +35,12 @@ func colourCount(img *image.RGBA, c color.RGBA) int {
 	return n
 }
 
+// over is c at alpha a (0–255) over an opaque bg.
+func over(c, bg color.RGBA, a int) color.RGBA {
+	mix := func(x, y uint8) uint8 { return uint8((int(x)*a + int(y)*(255-a) + 127) / 255) }
+	return color.RGBA{mix(c.R, bg.R), mix(c.G, bg.G), mix(c.B, bg.B), 255}
+}
+
 func TestVigorChartsDraw(t *testing.T) {
 	for _, st := range []PlotStyle{LightPlotStyle(1), DarkPlotStyle(2)} {
 		w, h := int(480*st.Scale), int(320*st.Scale)
@@ -56,11 +62,33 @@ func TestVigorChartsDraw(t *testing.T) {
 		if colourCount(m, Viridis(5.0/6)) < 100 || colourCount(m, st.Empty) < 100 {
 			t.Error("the confusion matrix does not shade cells by their row share")
 		}
-		sc := DrawScatterChart(ScatterChart{Title: "Judge vs humans", XLabel: "humans", YLabel: "judge",
-			Series: []ScatterSeries{{Name: "process", Colour: color.RGBA{230, 120, 20, 255}, Points: [][2]float64{{0.1, 0.2}, {0.8, 0.9}}},
-				{Name: "result", Colour: color.RGBA{30, 110, 220, 255}, Points: [][2]float64{{1, 1}, {0, 1}}, Jitter: 0.02}}}, w, h, st)
-		if sc.Rect.Dx() != w {
-			t.Fatal("scatter size")
+		orange, blue := color.RGBA{230, 120, 20, 255}, color.RGBA{30, 110, 220, 255}
+		process := ScatterSeries{Name: "process", Colour: orange, Points: [][2]float64{{0.1, 0.2}, {0.8, 0.9}}}
+		result := ScatterSeries{Name: "result", Colour: blue, Points: [][2]float64{{1, 1}, {0, 1}}, Jitter: 0.02}
+		chart := ScatterChart{Title: "Judge vs humans", XLabel: "humans", YLabel: "judge", Series: []ScatterSeries{process, result}}
+		sc := DrawScatterChart(chart, w, h, st)
+		if sc.Rect.Dx() != w || sc.Rect.Dy() != h {
+			t.Fatalf("scatter chart is %v, want %d×%d", sc.Rect, w, h)
+		}
+		// Points are translucent dots on the plot's background; the legend
+		// shows each series' colour itself.
+		dotOrange, dotBlue := over(orange, st.Empty, 150), over(blue, st.Empty, 150)
+		for _, c := range []color.RGBA{orange, blue, dotOrange} { // the result points sit on corners
+			if colourCount(sc, c) < 10 {
+				t.Errorf("scale %v: no %v in the scatter chart", st.Scale, c)
+			}
+		}
+		// Only what is given is drawn: without the result series no pixel
+		// has its colour; each point is a dot of its own.
+		chart.Series = chart.Series[:1]
+		only := DrawScatterChart(chart, w, h, st)
+		if colourCount(only, blue) != 0 || colourCount(only, dotBlue) != 0 {
+			t.Errorf("scale %v: a chart of the process series alone has blue pixels", st.Scale)
+		}
+		chart.Series[0].Points = append(chart.Series[0].Points, [2]float64{0.5, 0.1}, [2]float64{0.3, 0.7})
+		more := DrawScatterChart(chart, w, h, st)
+		if a, b := colourCount(only, dotOrange), colourCount(more, dotOrange); b < a*3/2 {
+			t.Errorf("scale %v: four points have %d dot pixels, two had %d", st.Scale, b, a)
 		}
 		if os.Getenv("JIGBENCH_WRITE_CHARTS") != "" {
 			for name, img := range map[string]*image.RGBA{"grid": grid, "matrix": m, "scatter": sc} {
@@ -73,11 +101,25 @@ func TestVigorChartsDraw(t *testing.T) {
 
 func TestVigorChartsTinyAndEmpty(t *testing.T) {
 	st := LightPlotStyle(1)
-	// Too small to hold anything, and no data: no panic, a picture of the asked size.
+	// Too small to hold anything, and no data: a picture of the asked size,
+	// and an empty chart shows no cell colour.
 	for _, sz := range [][2]int{{1, 1}, {30, 20}, {200, 120}} {
-		DrawGridChart(testGridChart(), sz[0], sz[1], st)
-		DrawGridChart(GridChart{}, sz[0], sz[1], st)
-		DrawMatrixChart(MatrixChart{Labels: []string{"0", "1"}, Counts: [][]int{{0, 0}, {0, 0}}}, sz[0], sz[1], st)
-		DrawScatterChart(ScatterChart{}, sz[0], sz[1], st)
+		want := image.Rect(0, 0, sz[0], sz[1])
+		empty := DrawGridChart(GridChart{}, sz[0], sz[1], st)
+		for name, img := range map[string]*image.RGBA{
+			"grid":        DrawGridChart(testGridChart(), sz[0], sz[1], st),
+			"empty grid":  empty,
+			"zero matrix": DrawMatrixChart(MatrixChart{Labels: []string{"0", "1"}, Counts: [][]int{{0, 0}, {0, 0}}}, sz[0], sz[1], st),
+			"scatter":     DrawScatterChart(ScatterChart{}, sz[0], sz[1], st),
+		} {
+			if img.Rect != want {
+				t.Errorf("%s at %v is %v", name, sz, img.Rect)
+			}
+		}
+		for _, v := range []float64{0, 0.25, 0.5, 0.75, 1} {
+			if n := colourCount(empty, Viridis(v)); n != 0 {
+				t.Errorf("an empty grid chart at %v has %d pixels of the colour of %v", sz, n, v)
+			}
+		}
 	}
 }

@@ -382,11 +382,7 @@ func (s *Store) Ratings(ctx context.Context, sp *Split, annotator string) (map[s
 	if err != nil {
 		return nil, err
 	}
-	m := make(map[string]Rating, len(rs))
-	for _, r := range rs {
-		m[r.Item] = r
-	}
-	return m, nil
+	return byItem(rs), nil
 }
 
 // Progress returns annotator's progress through sp.

@@ -1,0 +1,217 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"github.com/jigbench/jigbench/core/vigor"
+	"github.com/jigbench/jigbench/ui/ratesession"
+)
+
+// Editing and saving in the Rate pane: a change goes into the session's
+// save queue at once and is written by a worker, one save at a time.
+
+// setScore sets dimension d of the current item and saves it.
+func (p *RatePane) setScore(d, v int) {
+	if p.s == nil {
+		return
+	}
+	p.edit(func(r *vigor.Rating) { r.Scores[d] = v })
+}
+
+// adjustScore moves a process score by delta (from 0 when unscored).
+func (p *RatePane) adjustScore(d, delta int) {
+	v := p.s.Rating(p.s.Item()).Scores[d]
+	if v == vigor.NoScore {
+		v = 0
+		if delta < 0 {
+			delta = 0
+		}
+	}
+	p.setScore(d, min(max(v+delta, 0), 100))
+	if e := p.dims[d].entry; p.focused(e) {
+		e.TypedShortcut(&fyne.ShortcutSelectAll{})
+	}
+}
+
+// commitEntry saves what was typed into dimension d's field.
+func (p *RatePane) commitEntry(d int) {
+	if p.s == nil || p.showing || p.s.Item().Track != vigor.TrackProcess {
+		return
+	}
+	e := p.dims[d].entry
+	cur := p.s.Rating(p.s.Item()).Scores[d]
+	v, ok := e.value()
+	switch {
+	case !ok && strings.TrimSpace(e.Text) == "":
+		if cur != vigor.NoScore {
+			p.showScores() // an emptied field keeps the score
+		}
+	case !ok:
+		p.status.Set(fmt.Sprintf("%q is not a score; type a whole number from 0 to 100.", e.Text))
+		p.showScores()
+	case v != cur:
+		p.setScore(d, v)
+	case e.Text != strconv.Itoa(v):
+		p.showScores() // "075" or "150": show what is kept
+	}
+}
+
+func (p *RatePane) setFlag(on bool) {
+	if p.s == nil || p.s.Rating(p.s.Item()).Flagged == on {
+		return
+	}
+	p.edit(func(r *vigor.Rating) { r.Flagged = on })
+}
+
+// edit changes the current item's rating on screen and queues it for saving.
+func (p *RatePane) edit(change func(r *vigor.Rating)) {
+	id := p.s.Edit(change)
+	p.showScores()
+	p.updateHeader()
+	p.status.Set("Saving " + id + "…")
+	p.kick(p.s)
+}
+
+// kick starts the session's next save, if none is running.
+func (p *RatePane) kick(s *ratesession.Session) {
+	sv, ok := s.NextSave()
+	if !ok {
+		return
+	}
+	p.work.Go(func() func() {
+		stored, err := s.Write(sv)
+		return func() { p.saved(s, sv, stored, err) }
+	})
+}
+
+// saved applies the store's answer.
+func (p *RatePane) saved(s *ratesession.Session, sv ratesession.Save, stored vigor.Rating, err error) {
+	waiting := s.Saved(sv, stored, err)
+	switch {
+	case err != nil:
+		p.saveFailed(s, sv.ID, err)
+	case p.s == s:
+		if !s.AnyFailed() && p.failure.Visible() {
+			p.failure.hide()
+			p.errorShown = false
+			p.work.relayout(p.view)
+		}
+		p.updateHeader()
+		if s.Item().ID == sv.ID {
+			p.showSaveState()
+		}
+		if !waiting {
+			msg := "Saved " + sv.ID + ": " + scoreSummary(s.Split, stored) + "."
+			if !s.Unsaved() && s.AllRated() {
+				msg += " Every item is rated — thank you!"
+			}
+			p.status.Set(msg)
+		}
+	}
+	p.kick(s)
+}
+
+// saveFailed shows the failure and brings the unsaved item back on screen.
+func (p *RatePane) saveFailed(s *ratesession.Session, id string, err error) {
+	msg := fmt.Errorf("%s was not saved: %w. Your scores are still on screen but not stored; "+
+		"fix the problem (disk full? ratings database locked?), then press Enter to save again", id, err)
+	if p.s != s {
+		p.showError(msg)
+		return
+	}
+	if s.Item().ID != id {
+		if pos, ok := s.PositionOf(id); ok {
+			s.SetFilter(ratesession.All)
+			p.showFilter()
+			p.goTo(pos)
+		}
+	}
+	p.failure.show("NOT SAVED — "+msg.Error()+".", true, "Try again", p.retry)
+	p.showSaveState()
+	p.work.relayout(p.view)
+	if !p.errorShown {
+		p.errorShown = true
+		p.showError(msg)
+	} else {
+		p.status.Set(msg.Error())
+	}
+}
+
+// retry saves every item whose last save failed.
+func (p *RatePane) retry() {
+	if p.s == nil {
+		return
+	}
+	p.s.Retry()
+	p.status.Set("Trying to save again…")
+	p.kick(p.s)
+}
+
+// enter saves the current item (unset result dimensions count as No) and
+// goes to the next unrated item. A process item with a dimension not yet
+// scored stays, with that dimension's field ready for typing.
+func (p *RatePane) enter() {
+	s := p.s
+	if s == nil {
+		return
+	}
+	it := s.Item()
+	r := s.Rating(it)
+	if it.Track == vigor.TrackResult && !r.Scores.Complete() {
+		p.edit(func(r *vigor.Rating) {
+			for d, v := range r.Scores {
+				if v == vigor.NoScore {
+					r.Scores[d] = 0
+				}
+			}
+		})
+	}
+	if it.Track == vigor.TrackProcess && !r.Scores.Complete() {
+		for d, v := range r.Scores {
+			if v == vigor.NoScore {
+				c := s.Split.Rubric(it)[d]
+				p.status.Set(fmt.Sprintf("Score %s (0–100) before moving on; ← → skip the item.", c.Title))
+				p.focusDim(d)
+				return
+			}
+		}
+	}
+	if s.Failed(it.ID) != nil {
+		p.retry()
+		return
+	}
+	pos, ok := s.NextUnrated()
+	if !ok {
+		p.unfocus()
+		p.status.Set(fmt.Sprintf("Every item is rated — thank you! (%d items; the status says saved once the store has them all.)", s.Len()))
+		if s.Filter() == ratesession.Flagged {
+			p.status.Set("No other unrated flagged item.")
+		}
+		return
+	}
+	p.goTo(pos)
+}
+
+// scoreSummary reads a rating out, "BC 1 · RO 0 · VQ 1 · RS 0".
+func scoreSummary(sp *vigor.Split, r vigor.Rating) string {
+	it, ok := sp.Item(r.Item)
+	if !ok {
+		return ""
+	}
+	var parts []string
+	for _, d := range vigor.Dims {
+		v := "–"
+		if r.Scores[d] != vigor.NoScore {
+			v = strconv.Itoa(r.Scores[d])
+		}
+		parts = append(parts, d.Short(it.Track)+" "+v)
+	}
+	s := strings.Join(parts, " · ")
+	if r.Flagged {
+		s += " · flagged"
+	}
+	return s
+}

@@ -1,0 +1,536 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/jigbench/jigbench/core/vigor"
+	"github.com/jigbench/jigbench/ui/ratesession"
+)
+
+// What the Rate pane shows: its widgets, the current item and its images.
+
+// View implements Pane. It opens the split rated last, or the demo split.
+func (p *RatePane) View() fyne.CanvasObject {
+	if p.view != nil {
+		return p.view
+	}
+	openBtn := widget.NewButtonWithIcon("Open split…", theme.FolderOpenIcon(), p.openDialog)
+	p.splitLabel = widget.NewLabel("No split open")
+	p.splitLabel.Truncation = fyne.TextTruncateEllipsis
+	p.raterLabel = widget.NewLabelWithStyle("", fyne.TextAlignTrailing, fyne.TextStyle{})
+	change := widget.NewButton("Change…", func() { p.askAnnotator(p.annotator(), p.reopen) })
+	p.position = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	p.tally = widget.NewLabel("")
+	p.saveState = widget.NewLabel("")
+	p.prevBtn = widget.NewButtonWithIcon("", theme.NavigateBackIcon(), func() { p.step(-1) })
+	p.nextBtn = widget.NewButtonWithIcon("", theme.NavigateNextIcon(), func() { p.step(1) })
+	var filters []fyne.CanvasObject
+	for i, name := range ratesession.FilterNames {
+		b := widget.NewButton(name, func() { p.setFilter(ratesession.Filter(i)) })
+		p.filterBtns[i] = b
+		filters = append(filters, b)
+	}
+	p.position.Truncation = fyne.TextTruncateEllipsis
+	top := container.NewVBox(
+		container.NewBorder(nil, nil, openBtn, container.NewHBox(p.raterLabel, change), p.splitLabel),
+		container.NewBorder(nil, nil, container.NewHBox(p.prevBtn, p.nextBtn, container.New(widthLayout{w: 190}, p.saveState)),
+			container.NewHBox(p.tally, container.NewHBox(filters...)), p.position),
+	)
+	p.notice, p.failure = newBanner(), newBanner()
+
+	// Left: what is rated. The output (or the current frame, with the
+	// scrubber in its caption row) is largest; the ground truth carries its
+	// text and the switch that hides both.
+	p.instruction = widget.NewLabel("")
+	p.instruction.Wrapping = fyne.TextWrapWord
+	p.scrubber = newKeySlider(0, 1, p)
+	p.scrubber.OnChanged = func(v float64) {
+		if !p.showing {
+			p.showFrame(int(v))
+		}
+	}
+	p.gtText = widget.NewLabel("")
+	p.gtText.Wrapping = fyne.TextWrapWord
+	p.hideGT = newKeyCheck("Hide (H)", p, func(bool) {
+		if !p.showing {
+			p.prefs.SetBool(prefHideGT, p.hideGT.Checked)
+			p.showGroundTruth()
+		}
+	})
+	p.input = newImagePanel("Input", nil, nil)
+	p.output = newImagePanel("Output", p.scrubber, nil)
+	p.gt = newImagePanel("Ground truth", p.hideGT, nil)
+	images := container.New(rateImagesLayout{}, p.output.box, p.input.box, p.gt.box)
+	p.strip = newFrameStrip(p.showFrame)
+	p.frameBox = container.NewVBox(p.strip.scroll)
+	left := container.NewBorder(p.instruction, container.NewVBox(p.frameBox, cappedHeight(p.gtText, 68)), nil, nil, images)
+
+	// Right: the scores.
+	p.trackTitle = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	p.trackTitle.Truncation = fyne.TextTruncateEllipsis
+	rows := []fyne.CanvasObject{p.trackTitle}
+	for d := range p.dims {
+		p.dims[d] = p.newDimRow(d)
+		r := p.dims[d]
+		rows = append(rows, widget.NewSeparator(),
+			container.NewBorder(nil, nil, r.key, container.NewStack(r.result, r.process), container.NewVBox(r.title, r.state)),
+			r.slider, r.rubric)
+	}
+	p.flag = newKeyCheck("Flag this item (F)", p, func(on bool) {
+		if !p.showing {
+			p.setFlag(on)
+		}
+	})
+	commentBtn := widget.NewButtonWithIcon("Comment… (C)", theme.DocumentCreateIcon(), p.askComment)
+	p.commentLabel = widget.NewLabel("")
+	p.commentLabel.Wrapping = fyne.TextWrapWord
+	p.commentLabel.SizeName = theme.SizeNameCaptionText
+	p.saveNext = widget.NewButtonWithIcon("Save and next unrated (Enter)", theme.MailSendIcon(), p.enter)
+	p.saveNext.Importance = widget.HighImportance
+	p.hints = widget.NewLabel("")
+	p.hints.Wrapping = fyne.TextWrapWord
+	p.hints.SizeName = theme.SizeNameCaptionText
+	rows = append(rows, widget.NewSeparator(), container.NewBorder(nil, nil, nil, commentBtn, p.flag), p.commentLabel,
+		p.saveNext, p.hints)
+	right := container.NewVScroll(container.NewPadded(container.NewVBox(rows...)))
+
+	split := container.NewHSplit(left, right)
+	split.Offset = 0.62
+	p.body = split
+	p.empty = widget.NewLabelWithStyle("", fyne.TextAlignCenter, fyne.TextStyle{Italic: true})
+	p.empty.Wrapping = fyne.TextWrapWord
+	p.body.Hide()
+	p.view = container.NewBorder(container.NewVBox(top, p.notice.box, p.failure.box), nil, nil, nil,
+		container.NewStack(container.NewCenter(p.empty), p.body))
+	p.right = right
+	p.showFilter()
+	p.updateHeader()
+
+	if last := p.prefs.String(prefLastSplit); last != "" && isSplitFolder(last) {
+		p.open(last)
+	} else {
+		p.openDemo()
+	}
+	return p.view
+}
+
+func (p *RatePane) newDimRow(d int) *dimRow {
+	r := &dimRow{
+		key:    widget.NewLabelWithStyle(strconv.Itoa(d+1), fyne.TextAlignCenter, fyne.TextStyle{Bold: true}),
+		title:  widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
+		state:  widget.NewLabel(""),
+		rubric: widget.NewLabel(""),
+	}
+	r.key.Importance = widget.HighImportance
+	r.title.Truncation = fyne.TextTruncateEllipsis
+	r.state.SizeName = theme.SizeNameCaptionText
+	r.state.TextStyle.Italic = true
+	r.rubric.Wrapping = fyne.TextWrapWord
+	r.rubric.SizeName = theme.SizeNameCaptionText
+	r.yes = widget.NewButton("Yes", func() { p.setScore(d, 1) })
+	r.no = widget.NewButton("No", func() { p.setScore(d, 0) })
+	r.result = container.NewVBox(container.NewHBox(r.yes, r.no))
+	r.entry = newScoreEntry(p)
+	r.entry.commit = func() { p.commitEntry(d) }
+	r.entry.adjust = func(delta int) { p.adjustScore(d, delta) }
+	r.entry.tab = func(bool) { p.focusDim((d + 1) % vigor.NumDims) }
+	r.entry.enter = p.enter
+	r.entry.escape = p.unfocus
+	r.process = container.New(widthLayout{w: 76}, container.NewVBox(r.entry))
+	r.slider = newKeySlider(0, 100, p)
+	r.slider.adjust = func(delta int) { p.adjustScore(d, delta) }
+	r.slider.OnChanged = func(v float64) {
+		if !p.showing {
+			r.entry.SetText(strconv.Itoa(int(v)))
+		}
+	}
+	r.slider.OnChangeEnded = func(v float64) {
+		if !p.showing {
+			p.setScore(d, int(v))
+		}
+	}
+	return r
+}
+
+// Navigation.
+
+// step moves to the previous (-1) or next (+1) item that passes the filter.
+func (p *RatePane) step(d int) {
+	s := p.s
+	if s == nil {
+		return
+	}
+	if pos, ok := s.Step(d); ok {
+		p.goTo(pos)
+		return
+	}
+	if d < 0 {
+		p.status.Set("This is the first item" + p.filterWords() + ".")
+	} else {
+		p.status.Set("This is the last item" + p.filterWords() + ".")
+	}
+}
+
+func (p *RatePane) filterWords() string {
+	switch p.s.Filter() {
+	case ratesession.Unrated:
+		return " among the unrated ones"
+	case ratesession.Flagged:
+		return " among the flagged ones"
+	}
+	return ""
+}
+
+// setFilter limits the arrows and Enter to all, unrated or flagged items.
+func (p *RatePane) setFilter(f ratesession.Filter) {
+	if p.s == nil {
+		return
+	}
+	pos, move, ok := p.s.SetFilter(f)
+	p.showFilter()
+	switch {
+	case move:
+		p.goTo(pos)
+	case !ok:
+		p.status.Set("No item is " + strings.ToLower(ratesession.FilterNames[f]) + "; showing the current one.")
+	default:
+		p.updateHeader()
+	}
+}
+
+func (p *RatePane) showFilter() {
+	f := ratesession.All
+	if p.s != nil {
+		f = p.s.Filter()
+	}
+	for i, b := range p.filterBtns {
+		b.Importance = widget.LowImportance
+		if ratesession.Filter(i) == f {
+			b.Importance = widget.HighImportance
+		}
+		b.Refresh()
+	}
+}
+
+// goTo shows the item at order position pos.
+func (p *RatePane) goTo(pos int) {
+	p.unfocus()
+	p.s.GoTo(pos)
+	p.show()
+	p.prefetch()
+}
+
+// show puts the current item on screen; its images come from the cache
+// when they were prefetched.
+func (p *RatePane) show() {
+	s := p.s
+	it := s.Item()
+	p.showing = true
+	defer func() { p.showing = false }()
+	setText(p.instruction, it.Instruction)
+	p.setImage(p.input, it.Input)
+	if it.Track == vigor.TrackProcess {
+		p.strip.reset(len(it.Frames))
+		p.scrubber.Max = float64(max(1, len(it.Frames)-1))
+		p.frameBox.Show()
+		p.scrubber.Show()
+		for k, f := range it.Frames {
+			p.setThumb(k, f)
+		}
+		p.showFrameImage()
+	} else {
+		p.frameBox.Hide()
+		p.scrubber.Hide()
+		setText(p.output.caption, "Output")
+		p.setImage(p.output, it.Output)
+	}
+	p.hideGT.SetChecked(p.prefs.Bool(prefHideGT))
+	p.showGroundTruth()
+
+	rubric := s.Split.Rubric(it)
+	if it.Track == vigor.TrackResult {
+		setText(p.trackTitle, "Result track: does the output meet each criterion?")
+		setText(p.hints, "Keys: 1–4 switch a criterion Yes/No (unset counts as No) · Enter saves and goes to the next unrated item · "+
+			"← → previous/next item · F flag · C comment · H hide the ground truth.")
+	} else {
+		setText(p.trackTitle, "Process track: scores from 0 to 100")
+		setText(p.hints, "Keys: 1–4 go to a score; type it, ↑↓ ±1, PgUp/PgDn ±10, Tab next score, Esc leave · "+
+			"Enter saves and goes to the next unrated item · , . previous/next frame (PgUp/PgDn ±10 outside a score) · "+
+			"← → items · F flag · C comment · H hide the ground truth.")
+	}
+	for d, r := range p.dims {
+		c := rubric[d]
+		setText(r.title, c.Title+" ("+c.Short+")")
+		setText(r.rubric, c.Text)
+		if it.Track == vigor.TrackResult {
+			r.result.Show()
+			r.process.Hide()
+			r.slider.Hide()
+		} else {
+			r.result.Hide()
+			r.process.Show()
+			r.slider.Show()
+		}
+	}
+	p.showScores()
+	p.updateHeader()
+	p.work.relayout(p.view)
+}
+
+// showScores shows the current item's scores, flag and comment.
+func (p *RatePane) showScores() {
+	s := p.s
+	it := s.Item()
+	r := s.Rating(it)
+	was := p.showing
+	p.showing = true
+	defer func() { p.showing = was }()
+	for d, row := range p.dims {
+		v := r.Scores[d]
+		if it.Track == vigor.TrackResult {
+			yes, no := widget.MediumImportance, widget.MediumImportance
+			switch v {
+			case 1:
+				yes = widget.SuccessImportance
+				setText(row.state, "yes")
+			case 0:
+				no = widget.DangerImportance
+				setText(row.state, "no")
+			default:
+				setText(row.state, "not set — Enter counts it as No")
+			}
+			setImportance(row.yes, yes)
+			setImportance(row.no, no)
+			continue
+		}
+		if v == vigor.NoScore {
+			setEntry(row.entry, "")
+			row.slider.SetValue(0)
+			setText(row.state, "not scored yet")
+		} else {
+			setEntry(row.entry, strconv.Itoa(v))
+			row.slider.SetValue(float64(v))
+			setText(row.state, vigor.BucketLabels[vigor.Bucket(v)])
+		}
+	}
+	p.flag.SetChecked(r.Flagged)
+	if r.Comment == "" {
+		setText(p.commentLabel, "No comment.")
+	} else {
+		setText(p.commentLabel, "Comment: "+r.Comment)
+	}
+	p.showSaveState()
+}
+
+// saveStates are the save-state line's text and look, by state.
+var saveStates = map[ratesession.State]struct {
+	text string
+	imp  widget.Importance
+}{
+	ratesession.NotRated:    {"○ not rated yet", widget.MediumImportance},
+	ratesession.NotSaved:    {"● NOT SAVED", widget.DangerImportance},
+	ratesession.Saving:      {"● saving…", widget.WarningImportance},
+	ratesession.Saved:       {"● saved", widget.SuccessImportance},
+	ratesession.SavedPartly: {"● saved, partly scored", widget.SuccessImportance},
+}
+
+// showSaveState says whether what is on screen is stored.
+func (p *RatePane) showSaveState() {
+	st := saveStates[p.s.StateOf(p.s.Item().ID)]
+	if p.saveState.Text != st.text || p.saveState.Importance != st.imp {
+		p.saveState.Importance = st.imp
+		p.saveState.SetText(st.text)
+	}
+}
+
+// updateHeader refreshes the split, rater, position and tally lines.
+func (p *RatePane) updateHeader() {
+	s := p.s
+	if p.position == nil {
+		return
+	}
+	if s == nil {
+		setText(p.splitLabel, "No split open")
+		setText(p.raterLabel, "")
+		setText(p.position, "")
+		setText(p.tally, "")
+		setText(p.saveState, "")
+		p.prevBtn.Disable()
+		p.nextBtn.Disable()
+		return
+	}
+	name := s.Split.Name
+	if s.Demo {
+		name += " (demo, simulated)"
+	}
+	setText(p.splitLabel, "Split: "+name)
+	setText(p.raterLabel, "Rater: "+s.Annotator)
+	it := s.Item()
+	where := it.Domain
+	if it.Subdomain != "" {
+		where += " › " + it.Subdomain
+	}
+	// The model is not shown: raters judge outputs, not their makers.
+	setText(p.position, fmt.Sprintf("Item %d of %d · %s · %s · %s", s.Pos()+1, s.Len(), it.ID, it.Track, where))
+	pr := s.Tally()
+	var parts []string
+	for _, tp := range []struct {
+		name string
+		tp   vigor.TrackProgress
+	}{{"Process", pr.Process}, {"Result", pr.Result}} {
+		if tp.tp.Total > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d/%d", tp.name, tp.tp.Rated, tp.tp.Total))
+		}
+	}
+	text := strings.Join(parts, " · ") + " rated"
+	if f := pr.Total().Flagged; f > 0 {
+		text += fmt.Sprintf(" · %d flagged", f)
+	}
+	setText(p.tally, text)
+	p.prevBtn.Enable()
+	p.nextBtn.Enable()
+}
+
+// tallyText is the rater's progress as shown (from the store's confirmed ratings).
+func (p *RatePane) tallyText() string { return p.tally.Text }
+
+// Images.
+
+func (p *RatePane) setImage(panel *imagePanel, rel string) {
+	if rel == "" {
+		panel.clear("None given.")
+		return
+	}
+	path := p.s.Path(rel)
+	panel.want = path
+	if img, ok := p.images.Peek(path); ok {
+		panel.show(img)
+		return
+	}
+	panel.zoom.SetImage(nil)
+	panel.setNote("Loading…")
+	p.work.Go(func() func() {
+		img := p.images.Load(path)
+		return func() {
+			if panel.want == path {
+				panel.show(img)
+			}
+		}
+	})
+}
+
+func (p *RatePane) setThumb(k int, rel string) {
+	path := p.s.Path(rel)
+	if img, ok := p.images.Peek(path); ok {
+		p.strip.set(k, img.thumb)
+		return
+	}
+	s, pos := p.s, p.s.Pos()
+	p.work.Go(func() func() {
+		img := p.images.Load(path)
+		return func() {
+			if p.s == s && s.Pos() == pos {
+				p.strip.set(k, img.thumb)
+			}
+		}
+	})
+}
+
+// showFrame shows frame k of the current process item.
+func (p *RatePane) showFrame(k int) {
+	if p.s != nil && p.s.SetFrame(k) {
+		p.showFrameImage()
+	}
+}
+
+func (p *RatePane) showFrameImage() {
+	s := p.s
+	it := s.Item()
+	n := len(it.Frames)
+	was := p.showing
+	p.showing = true
+	p.scrubber.SetValue(float64(s.Frame()))
+	p.showing = was
+	setText(p.output.caption, fmt.Sprintf("Output: frame %d of %d", s.Frame()+1, n))
+	p.strip.selectFrame(s.Frame())
+	p.setImage(p.output, it.Frames[s.Frame()])
+}
+
+func (p *RatePane) showGroundTruth() {
+	if p.s == nil {
+		return
+	}
+	it := p.s.Item()
+	if p.hideGT.Checked {
+		p.gt.clear("Ground truth hidden (H shows it).")
+		setText(p.gtText, "Ground truth hidden.")
+		return
+	}
+	if it.GTImage == "" {
+		p.gt.clear("No ground-truth image; see the text below.")
+	} else {
+		p.setImage(p.gt, it.GTImage)
+	}
+	if strings.TrimSpace(it.GTText) == "" {
+		setText(p.gtText, "Ground truth: (image only)")
+	} else {
+		setText(p.gtText, "Ground truth: "+it.GTText)
+	}
+}
+
+// prefetch decodes the images of the items the rater is likely to see next.
+func (p *RatePane) prefetch() {
+	s := p.s
+	positions := s.Ahead(prefetchAhead)
+	if pos, ok := s.NextUnrated(); ok {
+		positions = append(positions, pos)
+	}
+	if s.Pos() > 0 {
+		positions = append(positions, s.Pos()-1)
+	}
+	var paths []string
+	for _, pos := range positions {
+		for _, ip := range s.ItemAt(pos).Paths() {
+			if path := s.Path(ip.Path); !p.images.Has(path) {
+				paths = append(paths, path)
+			}
+		}
+	}
+	if len(paths) == 0 {
+		return
+	}
+	p.work.Go(func() func() {
+		for _, path := range paths {
+			p.images.Load(path)
+		}
+		return nil
+	})
+}
+
+// setText changes a label only when its text changes: setting a label
+// shapes its text again, which is most of the cost of showing an item.
+func setText(l *widget.Label, s string) {
+	if l.Text != s {
+		l.SetText(s)
+	}
+}
+
+func setEntry(e *scoreEntry, s string) {
+	if e.Text != s {
+		e.SetText(s)
+	}
+}
+
+func setImportance(b *widget.Button, i widget.Importance) {
+	if b.Importance != i {
+		b.Importance = i
+		b.Refresh()
+	}
+}

@@ -1,0 +1,81 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/widget"
+)
+
+// The window's menus and its two help sheets.
+
+func (m *MainWindow) buildMenu() {
+	openImage := fyne.NewMenuItem("Open image…", func() { m.Show(paneGenerate); m.generate.OpenImageDialog() })
+	openImage.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}
+	openInstance := fyne.NewMenuItem("Open instance or folder of instances…", func() {
+		m.Show(paneAblation)
+		m.ablation.openDialog("Open an instance folder or a folder of instances")
+	})
+	save := fyne.NewMenuItem("Save instance…", func() { m.Show(paneGenerate); m.generate.SaveDialog() })
+	openTruth := fyne.NewMenuItem("Open dataset to score…", func() { m.Show(paneScore); m.score.OpenTruthDialog() })
+	openPreds := fyne.NewMenuItem("Open predictions…", func() { m.Show(paneScore); m.score.AddPredictionsDialog(false) })
+	save.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyS, Modifier: fyne.KeyModifierShortcutDefault}
+	openSplit := fyne.NewMenuItem("Open split…", func() { m.Show(paneRate); m.rate.openDialog() })
+	recent := fyne.NewMenuItem("Recent", nil)
+	var items []*fyne.MenuItem
+	for _, p := range m.App.Preferences().StringList(prefRecent) {
+		items = append(items, fyne.NewMenuItem(p, func() { m.OpenPath(p) }))
+	}
+	if len(items) == 0 {
+		none := fyne.NewMenuItem("(nothing yet)", nil)
+		none.Disabled = true
+		items = append(items, none)
+	}
+	recent.ChildMenu = fyne.NewMenu("", items...)
+	quit := fyne.NewMenuItem("Quit", func() { m.App.Quit() })
+	quit.IsQuit = true
+	file := fyne.NewMenu("File", openImage, openInstance, save, fyne.NewMenuItemSeparator(), openTruth, openPreds,
+		openSplit, fyne.NewMenuItemSeparator(), recent, fyne.NewMenuItemSeparator(), quit)
+	help := fyne.NewMenu("Help",
+		fyne.NewMenuItem("Keyboard shortcuts", m.showShortcuts),
+		fyne.NewMenuItem("About jigbench", m.showAbout),
+	)
+	m.Window.SetMainMenu(fyne.NewMainMenu(file, help))
+}
+
+// shortcuts lists the keys, one definition for the sheet and the bindings.
+var shortcuts = [][2]string{
+	{"Ctrl+O", "Open an image (Generate)"},
+	{"Ctrl+S", "Save the shown instance (Generate)"},
+	{"0", "Zoom to fit"},
+	{"1", "Zoom 1:1 (one image pixel per screen pixel)"},
+	{"+ / −", "Zoom in / out (also the mouse wheel)"},
+	{"Drag", "Pan the image"},
+	{"← / →", "Previous / next instance (Ablation)"},
+	{"N", "New random seed (Generate)"},
+	{"1 – 4", "Rate: switch a result dimension Yes/No, or go to a process score:\ntype it, ↑ ↓ ±1, PgUp PgDn ±10, Tab next score, Esc leave it"},
+	{"Enter", "Rate: save and go to the next unrated item"},
+	{"← / →", "Rate: previous / next item (within the filter)"},
+	{", / .   PgUp / PgDn", "Rate: previous / next frame; ten frames back / forward"},
+	{"F   C   H", "Rate: flag the item, comment on it, hide the ground truth"},
+}
+
+func (m *MainWindow) showShortcuts() {
+	rows := make([]fyne.CanvasObject, 0, 2*len(shortcuts))
+	for _, s := range shortcuts {
+		rows = append(rows, widget.NewLabelWithStyle(s[0], fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}), widget.NewLabel(s[1]))
+	}
+	form := container.New(layout.NewFormLayout(), rows...)
+	d := dialog.NewCustom("Keyboard shortcuts", "Close", container.NewVScroll(form), m.Window)
+	s, f := m.Window.Canvas().Size(), form.MinSize()
+	d.Resize(fyne.NewSize(min(f.Width+48, s.Width*0.95), min(f.Height+110, s.Height*0.92)))
+	d.Show()
+}
+
+func (m *MainWindow) showAbout() {
+	text := widget.NewLabel("jigbench " + m.Version + "\n\nA workbench for the JigShape jigsaw benchmark and the ViGoR-Bench\n" +
+		"meta-evaluation: generate, solve and score puzzles; rate items and\nmeasure judge–human agreement.")
+	dialog.ShowCustom("About jigbench", "Close", text, m.Window)
+}
