@@ -79,7 +79,7 @@ func (a *AgreementPane) confusionChart(cond vigor.Condition, t vigor.Track) char
 	sub := "majority of the scores, 0 or 1"
 	if t == vigor.TrackProcess {
 		cf = cs.Process
-		sub = "buckets of the mean: bad 0–33, moderate 34–67, good 68–100"
+		sub = "buckets of the mean: " + vigor.BucketRanges()
 	}
 	c := render.MatrixChart{Title: "Confusion: " + trackWord(t) + ", " + condWords(cond),
 		Subtitle: sub, RowTitle: "Humans ↓", ColTitle: "Judge →", Labels: cf.Labels, Counts: cf.Matrix}

@@ -192,6 +192,9 @@ func (p *RatePane) load(dir string, demo bool, annotator string) {
 	}
 	p.work.Go(func() func() {
 		sp, err := vigor.Load(dir)
+		if err == nil { // a video item's frames, extracted once into the cache
+			err = sp.ResolveVideoFrames(context.Background(), "")
+		}
 		var store RatingStore
 		if err == nil {
 			store, err = p.ratings.store(demo)

@@ -30,7 +30,7 @@ func (p *RatePane) adjustScore(d, delta int) {
 			delta = 0
 		}
 	}
-	p.setScore(d, min(max(v+delta, 0), 100))
+	p.setScore(d, min(max(v+delta, 0), vigor.MaxProcessScore))
 	if e := p.dims[d].entry; p.focused(e) {
 		e.TypedShortcut(&fyne.ShortcutSelectAll{})
 	}

@@ -144,7 +144,7 @@ func (p *RatePane) newDimRow(d int) *dimRow {
 	r.entry.enter = p.enter
 	r.entry.escape = p.unfocus
 	r.process = container.New(widthLayout{w: 76}, container.NewVBox(r.entry))
-	r.slider = newKeySlider(0, 100, p)
+	r.slider = newKeySlider(0, vigor.MaxProcessScore, p)
 	r.slider.adjust = func(delta int) { p.adjustScore(d, delta) }
 	r.slider.OnChanged = func(v float64) {
 		if !p.showing {

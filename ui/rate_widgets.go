@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/jigbench/jigbench/core/vigor"
 )
 
 // The Rate pane is run from the keyboard. Fyne gives typed keys to the
@@ -97,7 +98,7 @@ func (e *scoreEntry) value() (int, bool) {
 	if err != nil {
 		return 0, false
 	}
-	return min(max(v, 0), 100), true
+	return min(max(v, 0), vigor.MaxProcessScore), true
 }
 
 // keySlider is a slider whose focus does not swallow the pane's keys: the

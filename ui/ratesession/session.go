@@ -94,7 +94,12 @@ func (s *Session) Item() *vigor.Item { return &s.Split.Items[s.order[s.pos]] }
 func (s *Session) ItemAt(pos int) *vigor.Item { return &s.Split.Items[s.order[pos]] }
 
 // Path is an item file's path on disk.
-func (s *Session) Path(rel string) string { return filepath.Join(s.Dir, filepath.FromSlash(rel)) }
+func (s *Session) Path(rel string) string {
+	if filepath.IsAbs(rel) { // a video's frames, in the cache
+		return rel
+	}
+	return filepath.Join(s.Dir, filepath.FromSlash(rel))
+}
 
 // Frame is the frame shown of the current (process) item.
 func (s *Session) Frame() int { return s.frame }
