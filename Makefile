@@ -35,12 +35,17 @@ vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 
 # A few seconds of coverage-guided fuzzing for every parser of outside input.
+# A failing input is saved under testdata/fuzz and fails the second run too;
+# a run that failed without one (the fuzzer's workers can time out on a
+# loaded machine) is shown and tried once more.
 fuzz:
-	@for t in $$(grep -ho '^func Fuzz[A-Za-z0-9_]*' $$(grep -rl --include='*_test.go' '^func Fuzz' .) | sed 's/func //'); do \
+	@log=$$(mktemp); trap 'rm -f "$$log"' EXIT; \
+	for t in $$(grep -ho '^func Fuzz[A-Za-z0-9_]*' $$(grep -rl --include='*_test.go' '^func Fuzz' .) | sed 's/func //'); do \
 	  pkg=$$(dirname $$(grep -rl --include='*_test.go' "^func $$t(" . | head -1)); \
 	  echo "fuzz $$pkg $$t ($(FUZZTIME))"; \
-	  $(GO) test -tags $(TAGS) -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 2s $$pkg >/dev/null || { \
-	    $(GO) test -tags $(TAGS) -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg; exit 1; }; \
+	  $(GO) test -tags $(TAGS) -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 2s $$pkg >"$$log" 2>&1 || { \
+	    tail -n 20 "$$log"; echo "fuzz $$pkg $$t: failed; once more"; \
+	    $(GO) test -tags $(TAGS) -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 2s $$pkg || exit 1; }; \
 	done
 
 # Starts the real binary in a real window under Xvfb (skipped without Xvfb).

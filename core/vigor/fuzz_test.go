@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/jigbench/jigbench/core/fsutil"
 )
 
 // The parsers of outside input must never panic, and what they accept must
@@ -107,8 +110,11 @@ func FuzzReadJudge(f *testing.F) {
 	f.Add([]byte(`{"id":"r1","response":"{{{{\"BC\": 1}}}}"}`), false)
 	f.Fuzz(func(t *testing.T, data []byte, fixed bool) {
 		recs, probs, err := ReadJudge(bytes.NewReader(data), sp, JudgeOptions{Source: "f", Condition: WithGT, Fixed: fixed, Run: 1})
-		if err != nil {
-			t.Fatal(err) // a bytes.Reader never fails
+		if valid := utf8.Valid(fsutil.TrimBOM(data)); err != nil || !valid {
+			if valid || err == nil { // a bytes.Reader never fails; only bad bytes refuse the file
+				t.Fatalf("valid UTF-8 %v, error %v", valid, err)
+			}
+			return
 		}
 		lines := bytes.Count(data, []byte{'\n'}) + 1
 		for _, p := range probs {
