@@ -266,13 +266,18 @@ func readRows(ctx context.Context, items []Item, conds []string, split string, f
 				return false
 			}
 		}
+		answers := readAnswers(ctx, items)
 		for i := range items {
 			it := &items[i]
-			answer, err := it.AnswerJSON()
-			if err != nil {
-				send(rowOrErr{err: err})
+			a, ok := <-answers
+			if !ok {
+				return // cancelled
+			}
+			if a.err != nil {
+				send(rowOrErr{err: a.err})
 				return
 			}
+			answer := a.answer
 			for _, cond := range conds {
 				var buf []byte
 				select {
@@ -296,6 +301,33 @@ func readRows(ctx context.Context, items []Item, conds []string, split string, f
 				}}) {
 					return
 				}
+			}
+		}
+	}()
+	return ch
+}
+
+type answerOrErr struct {
+	answer string
+	err    error
+}
+
+// readAnswers decodes the items' answers in order on a goroutine of its
+// own: parsing instance.json costs about as much CPU as reading the two
+// sheets, so doing it beside the reads keeps the writer fed.
+func readAnswers(ctx context.Context, items []Item) <-chan answerOrErr {
+	ch := make(chan answerOrErr, 2*readAhead)
+	go func() {
+		defer close(ch)
+		for i := range items {
+			answer, err := items[i].AnswerJSON()
+			select {
+			case ch <- answerOrErr{answer, err}:
+			case <-ctx.Done():
+				return
+			}
+			if err != nil {
+				return
 			}
 		}
 	}()
