@@ -260,13 +260,13 @@ func (r *Report) WriteTable(w io.Writer) error {
 				}
 				fmt.Fprintf(bw, "%-*s %6s %5d %7d", width, clip(g.Model, width), gridName(g.Grid), g.N, g.Invalid)
 				for _, v := range metricVector(g.Metrics) {
-					fmt.Fprintf(bw, " %7s", pct(v))
+					fmt.Fprintf(bw, " %7s", Percent(v))
 				}
 				fmt.Fprintln(bw)
 			}
 			fmt.Fprintf(bw, "%-*s %6s %5s %7s", width, "random baseline", gridName(grid), "", "")
 			for _, b := range BaselineOf(grid).vector() {
-				fmt.Fprintf(bw, " %7s", pct(b))
+				fmt.Fprintf(bw, " %7s", Percent(b))
 			}
 			fmt.Fprintln(bw)
 		}
