@@ -1,6 +1,10 @@
 package score
 
-import "testing"
+import (
+	"encoding/csv"
+	"strings"
+	"testing"
+)
 
 func TestPercentFormats(t *testing.T) {
 	for _, c := range []struct {
@@ -35,5 +39,53 @@ func TestHeatmapInstanceCount(t *testing.T) {
 		if got := h.InstanceCount(); got != c.want {
 			t.Errorf("%d/%d: %q, want %q", c.n, c.invalid, got, c.want)
 		}
+	}
+}
+
+// TestCSVAnalysisColumns: PA up to exchangeable pieces and the remaining
+// pieces' metrics have their columns, empty where a group has none.
+func TestCSVAnalysisColumns(t *testing.T) {
+	pe := 0.75
+	rep := &Report{
+		Groups: []Group{
+			{Model: "a", Grid: 4, Condition: "shape", N: 2, PAExchangeable: &Estimate{N: 2, Mean: 0.75, CI: Interval{0.5, 1}},
+				Remaining: &RemainingGroup{N: 2, Metrics: Metrics{PA: 0.25, SC: 0.5}, CI: Intervals{PA: Interval{0, 0.5}}}},
+			{Model: "b", Grid: 4, Condition: "shape", N: 2},
+		},
+		Instances: []InstanceScore{{Model: "a", ID: "x", Grid: 4, Condition: "shape", Valid: true, PAExchangeable: &pe, Remaining: &Metrics{PA: 0.25}}},
+	}
+	read := func(write func(*strings.Builder) error) []map[string]string {
+		var b strings.Builder
+		if err := write(&b); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := csv.NewReader(strings.NewReader(b.String())).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []map[string]string
+		for _, r := range rows[1:] {
+			m := map[string]string{}
+			for i, h := range rows[0] {
+				m[h] = r[i]
+			}
+			out = append(out, m)
+		}
+		return out
+	}
+	groups := read(func(b *strings.Builder) error { return rep.WriteCSV(b) })
+	want := map[string]string{"pa_exchangeable_n": "2", "pa_exchangeable": "0.75", "pa_exchangeable_lo": "0.5", "pa_exchangeable_hi": "1",
+		"remaining_n": "2", "remaining_pa": "0.25", "remaining_pa_hi": "0.5", "remaining_sc": "0.5"}
+	for k, v := range want {
+		if groups[0][k] != v {
+			t.Errorf("group a %s = %q, want %q", k, groups[0][k], v)
+		}
+		if groups[1][k] != "" {
+			t.Errorf("group b %s = %q, want empty", k, groups[1][k])
+		}
+	}
+	inst := read(func(b *strings.Builder) error { return rep.WriteInstancesCSV(b) })
+	if inst[0]["pa_exchangeable"] != "0.75" || inst[0]["remaining_pa"] != "0.25" {
+		t.Errorf("instance row %v", inst[0])
 	}
 }
