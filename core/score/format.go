@@ -57,3 +57,18 @@ func percentNumber(x float64) string {
 	}
 	return s
 }
+
+// SignedPoints writes a difference of fractions in percentage points with
+// one decimal and a sign ("+12.3", "-4.0", "0.0"), Percent's precision.
+func SignedPoints(x float64) string {
+	s := percentNumber(x)
+	if s != "0.0" && s[0] != '-' {
+		return "+" + s
+	}
+	return s
+}
+
+// PairedText writes a paired difference as "+12.3 pp [+4.1, +20.0] p=0.0240".
+func PairedText(t PairedTest) string {
+	return SignedPoints(t.Diff) + " pp [" + SignedPoints(t.CI[0]) + ", " + SignedPoints(t.CI[1]) + "] p=" + formatP(t.P)
+}
