@@ -18,13 +18,13 @@ import (
 type scoreInstances struct {
 	onlyInvalid                    *widget.Check
 	instGrid, instModel, instOrder *widget.Select
-	instRows            []int // indices into report.Instances
-	instList            *widget.List
-	reassembly, solved  *ZoomView
-	instInfo, rawText   *widget.Label
-	instanceCache       map[string]*render.Generated
-	instanceMu          sync.Mutex
-	selected            int
+	instRows                       []int // indices into report.Instances
+	instList                       *widget.List
+	reassembly, solved             *ZoomView
+	instInfo, rawText              *widget.Label
+	instanceCache                  map[string]*render.Generated
+	instanceMu                     sync.Mutex
+	selected                       int
 }
 
 func (s *ScorePane) instancesView() fyne.CanvasObject {
