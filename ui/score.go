@@ -49,6 +49,7 @@ type ScorePane struct {
 	request      atomic.Uint64
 
 	tabs *container.AppTabs
+	view fyne.CanvasObject
 
 	// exchanges caches each instance folder's exchangeable classes (PA up
 	// to exchangeable pieces reads solved.png, which is slow), across
@@ -104,8 +105,10 @@ func (s *ScorePane) View() fyne.CanvasObject {
 
 	head := container.NewVBox(
 		container.NewHScroll(container.NewHBox(openTruth, addFile, addFolder, widget.NewLabel("as"), s.condition, clear, export)),
-		container.NewBorder(nil, nil, widget.NewLabelWithStyle("Truth", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, s.truthLabel),
-		container.NewBorder(nil, nil, widget.NewLabelWithStyle("Models", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, s.sourcesLabel),
+		// One row for both, so the views below keep their height at 600 px.
+		container.NewGridWithColumns(2,
+			container.NewBorder(nil, nil, widget.NewLabelWithStyle("Truth", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, s.truthLabel),
+			container.NewBorder(nil, nil, widget.NewLabelWithStyle("Models", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, s.sourcesLabel)),
 		s.loadBox,
 	)
 
@@ -119,7 +122,16 @@ func (s *ScorePane) View() fyne.CanvasObject {
 	if s.report == nil && s.truthDir == "" {
 		s.loadDemo()
 	}
-	return container.NewBorder(head, nil, nil, nil, s.tabs)
+	s.view = container.NewBorder(head, nil, nil, nil, s.tabs)
+	return s.view
+}
+
+// hideProgress hides the progress row and gives its room back.
+func (s *ScorePane) hideProgress() {
+	s.loadBox.Hide()
+	if s.view != nil {
+		s.work.relayout(s.view)
+	}
 }
 
 // tourViews shows the heatmaps (two models side by side) and an
@@ -128,8 +140,8 @@ func (s *ScorePane) tourViews() []tourView {
 	return []tourView{
 		{Name: "heatmaps", Show: func() {
 			s.tabs.SelectIndex(1)
-			if len(s.model2.Options) > 2 {
-				s.model2.SetSelected(s.model2.Options[2])
+			if len(s.model2.Options) > 1 {
+				s.model2.SetSelected(s.model2.Options[1])
 			}
 		}},
 		{Name: "instances", Show: func() {
@@ -142,6 +154,8 @@ func (s *ScorePane) tourViews() []tourView {
 			}
 			s.SelectInstance(0)
 		}},
+		{Name: "ablation", Show: func() { s.tabs.SelectIndex(3) }},
+		{Name: "scaling", Show: func() { s.tabs.SelectIndex(4) }},
 	}
 }
 
@@ -234,7 +248,7 @@ func (s *ScorePane) recompute() {
 				if s.request.Load() != id {
 					return
 				}
-				s.loadBox.Hide()
+				s.hideProgress()
 				if errors.Is(err, context.Canceled) {
 					s.status.Set("Scoring cancelled.")
 				} else {
@@ -257,7 +271,7 @@ func (s *ScorePane) recompute() {
 			if s.request.Load() != id {
 				return
 			}
-			s.loadBox.Hide()
+			s.hideProgress()
 			switch {
 			case errors.Is(err, context.Canceled):
 				s.status.Set(scored + "; PA up to exchangeable pieces cancelled.")
@@ -291,7 +305,12 @@ func (s *ScorePane) cachedExchange(dir string) (shape, rect puzzle.Exchange, err
 func (s *ScorePane) showProgress(text string, frac float64) {
 	s.progressText.SetText(text)
 	s.progress.SetValue(frac)
-	s.loadBox.Show()
+	if !s.loadBox.Visible() {
+		s.loadBox.Show()
+		if s.view != nil {
+			s.work.relayout(s.view)
+		}
+	}
 }
 
 // loading is true while truth or predictions are being read.
@@ -346,7 +365,7 @@ func (s *ScorePane) loadDemo() {
 			})
 		})
 		return s.answer(&s.request, id, err, func() {
-			s.loadBox.Hide()
+			s.hideProgress()
 			s.memory = mem
 			s.setReport(rep, true)
 			s.status.Set(fmt.Sprintf("Score: the demo — %d simulated answers on puzzles made in memory.", len(rep.Instances)))

@@ -31,7 +31,7 @@ type scoreAnalyses struct {
 	scalingNote   *widget.Label
 }
 
-var ablationColumns = []scoreColumn{{"Model", 190}, {"Grid", 56}, {"Pairs", 52}, {"PA", 230}, {"EM", 230}, {"AA", 230}, {"SC", 230}}
+var ablationColumns = []scoreColumn{{"Model", 150}, {"Grid", 50}, {"Pairs", 50}, {"PA (pp)", 162}, {"EM (pp)", 162}, {"AA (pp)", 162}, {"SC (pp)", 162}}
 
 // ablationMetrics are the Ablation table's metric columns, in order.
 var ablationMetrics = []score.PlotMetric{score.PlotPA, score.PlotEM, score.PlotAA, score.PlotSC}
@@ -128,7 +128,7 @@ func (s *ScorePane) hoverAblation(p fyne.Position, ok bool) {
 	if !found {
 		return
 	}
-	s.ablationValue.SetText(fmt.Sprintf("%s · %d×%d · %s shape − rect: %s · %d pairs (%d shape only, %d rect only)",
+	s.ablationValue.SetText(fmt.Sprintf("%s · %d×%d · %s shape − rect: %s pp · %d pairs (%d shape only, %d rect only)",
 		a.Model, a.Grid, a.Grid, m.Short(), score.PairedText(a.Test(m)), a.Pairs, a.ShapeOnly, a.RectOnly))
 }
 

@@ -43,6 +43,8 @@ func (s *ScorePane) heatmapView() fyne.CanvasObject {
 	s.heat, s.heat2 = NewZoomView(nil), NewZoomView(nil)
 	s.heat.OnHover = func(x, y float64, ok bool) { s.hoverHeat(s.heatData, s.heatOpt, x, y, ok) }
 	s.heat2.OnHover = func(x, y float64, ok bool) { s.hoverHeat(s.heatData2, s.heatOpt2, x, y, ok) }
+	s.heat.OnTap = func(float64, float64) { toggleFullSize(s.heat) }
+	s.heat2.OnTap = func(float64, float64) { toggleFullSize(s.heat2) }
 	s.heatValue = widget.NewLabel("Point at a cell to read its value.")
 	s.heatValue.Truncation = fyne.TextTruncateEllipsis
 	save := widget.NewButtonWithIcon("Export PNG…", theme.DocumentSaveIcon(), s.exportHeatmap)
@@ -55,6 +57,16 @@ func (s *ScorePane) heatmapView() fyne.CanvasObject {
 	s.heatViews = container.NewGridWithColumns(2, s.heat, s.heat2)
 	views := container.New(&resizeWatch{onResize: func(fyne.Size) { s.updateHeatmaps() }}, s.heatViews)
 	return container.NewBorder(container.NewVBox(container.NewHScroll(row1), container.NewHScroll(row2)), s.heatValue, nil, nil, views)
+}
+
+// toggleFullSize switches a heatmap between fitting its view and its full
+// size (one picture pixel per screen pixel; drag to pan).
+func toggleFullSize(z *ZoomView) {
+	if z.state.fit {
+		z.state.OneToOne()
+	} else {
+		z.state.Fit()
+	}
 }
 
 // widen gives o at least width w (a Select as wide as its longest option).
@@ -151,8 +163,11 @@ func heatmapFit(h *score.Heatmap, w, ht int) render.HeatmapOptions {
 	b := render.Heatmap(h, render.HeatmapOptions{CellSize: 8}).Bounds()
 	n := max(h.Grid, 1)
 	ow, oh := b.Dx()-8*n, b.Dy()-8*n // what does not grow with the cells
-	fit := min((w-ow)/n, (ht-oh)/n, cell)
-	return render.HeatmapOptions{CellSize: max(fit, 8)}
+	// The colour bar is as tall as the grid: below about 180 px its tick
+	// labels run together, so a smaller view scales the picture down a
+	// little instead (a click shows it at full size).
+	fit := max(min((w-ow)/n, (ht-oh)/n), (180+n-1)/n)
+	return render.HeatmapOptions{CellSize: max(min(fit, cell), 8)}
 }
 
 // updateHeatmaps draws the chosen heatmaps off the UI goroutine, at the
@@ -212,7 +227,7 @@ func (s *ScorePane) updateHeatmaps() {
 			case errs[1] != nil:
 				s.heatValue.SetText(fmt.Sprintf("No comparison: %s has no answers at %s; %s is shown alone.", models[1], where, models[0]))
 			default:
-				s.heatValue.SetText("Point at a cell to read its value; scroll to zoom.")
+				s.heatValue.SetText("Point at a cell to read its value; click for full size (again to fit), scroll to zoom, drag to pan.")
 			}
 		}
 	})

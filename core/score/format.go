@@ -68,7 +68,12 @@ func SignedPoints(x float64) string {
 	return s
 }
 
-// PairedText writes a paired difference as "+12.3 pp [+4.1, +20.0] p=0.0240".
+// PairedText writes a paired difference in percentage points as
+// "+12.3 [+4.1, +20.0] p=.024" (p with three decimals, or "p<.001").
 func PairedText(t PairedTest) string {
-	return SignedPoints(t.Diff) + " pp [" + SignedPoints(t.CI[0]) + ", " + SignedPoints(t.CI[1]) + "] p=" + formatP(t.P)
+	p := "p<.001"
+	if t.P >= 0.001 {
+		p = "p=" + strings.TrimPrefix(strconv.FormatFloat(t.P, 'f', 3, 64), "0")
+	}
+	return SignedPoints(t.Diff) + " [" + SignedPoints(t.CI[0]) + ", " + SignedPoints(t.CI[1]) + "] " + p
 }

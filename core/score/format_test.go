@@ -89,3 +89,18 @@ func TestCSVAnalysisColumns(t *testing.T) {
 		t.Errorf("instance row %v", inst[0])
 	}
 }
+
+func TestPairedText(t *testing.T) {
+	for _, c := range []struct {
+		t    PairedTest
+		want string
+	}{
+		{PairedTest{Diff: 0.052, CI: Interval{-0.042, 0.167}, P: 0.625}, "+5.2 [-4.2, +16.7] p=.625"},
+		{PairedTest{Diff: 0, CI: Interval{0, 0}, P: 1}, "0.0 [0.0, 0.0] p=1.000"},
+		{PairedTest{Diff: -0.4575, CI: Interval{-0.5, -0.41}, P: 0.0002}, "-45.8 [-50.0, -41.0] p<.001"},
+	} {
+		if got := PairedText(c.t); got != c.want {
+			t.Errorf("PairedText(%+v) = %q, want %q", c.t, got, c.want)
+		}
+	}
+}
