@@ -199,6 +199,13 @@ func (s *ScorePane) AddPredictionsDialog(folder bool) {
 func (s *ScorePane) AddPredictions(model, path, condition string) {
 	if s.memory != nil { // leaving the demo: its simulated answers do not apply to real truth
 		s.memory, s.report = nil, nil
+		s.instRows, s.rows = nil, nil
+		s.clearInstance()
+		s.clearHeatmaps()
+		if s.table != nil {
+			s.table.Refresh()
+			s.instList.Refresh()
+		}
 	}
 	s.sources = append(s.sources, score.Source{Model: model, Path: path, Condition: condition})
 	s.recent(path)

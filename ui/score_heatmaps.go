@@ -23,7 +23,7 @@ type scoreHeatmaps struct {
 	heatOpt, heatOpt2                 render.HeatmapOptions // the cell sizes drawn
 	heatValue                         *widget.Label
 	heatViews                         *fyne.Container
-	heatDrawnFor                      fyne.Size
+	heatReq                           uint64 // the latest drawing asked for; older ones are dropped
 }
 
 // noComparison is the Compare-with choice that shows one heatmap.
@@ -177,6 +177,8 @@ func (s *ScorePane) updateHeatmaps() {
 		return
 	}
 	rep := s.report
+	s.heatReq++
+	req := s.heatReq
 	metric := score.HeatmapMetric(strings.ToLower(s.metric.Selected))
 	models := []string{s.model.Selected, s.model2.Selected}
 	n, cond := parseGrid(s.grid.Selected), s.cond.Selected
@@ -203,7 +205,7 @@ func (s *ScorePane) updateHeatmaps() {
 			data[i], pics[i] = hm, render.NewPyramid(render.Heatmap(hm, opts[i]))
 		}
 		return func() {
-			if s.report != rep {
+			if s.report != rep || s.heatReq != req {
 				return
 			}
 			s.heatData, s.heatData2 = data[0], data[1]

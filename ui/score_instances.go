@@ -41,10 +41,15 @@ func (s *ScorePane) instancesView() fyne.CanvasObject {
 			return l
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
+			if s.report == nil || i >= len(s.instRows) {
+				o.(*widget.Label).SetText("")
+				return
+			}
 			is := &s.report.Instances[s.instRows[i]]
-			text := fmt.Sprintf("%s · %s · %s · PA %s SC %s", is.Model, is.ID, is.Condition, score.Percent(is.PA), score.Percent(is.SC))
+			// The instance and condition first, so a narrow list still shows them.
+			text := fmt.Sprintf("%s · %s · PA %s SC %s · %s", is.ID, is.Condition, score.Percent(is.PA), score.Percent(is.SC), is.Model)
 			if !is.Valid {
-				text = fmt.Sprintf("%s · %s · %s · INVALID", is.Model, is.ID, is.Condition)
+				text = fmt.Sprintf("%s · %s · INVALID · %s", is.ID, is.Condition, is.Model)
 			}
 			o.(*widget.Label).SetText(text)
 		},
@@ -62,12 +67,17 @@ func (s *ScorePane) instancesView() fyne.CanvasObject {
 	filters := container.NewVBox(container.NewGridWithColumns(2, s.instModel, s.instGrid),
 		container.NewBorder(nil, nil, s.onlyInvalid, nil, s.instOrder))
 	left := container.NewBorder(filters, nil, nil, nil, s.instList)
+	header := func(text string) *widget.Label {
+		l := widget.NewLabelWithStyle(text, fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
+		l.Truncation = fyne.TextTruncateEllipsis // never over its neighbour
+		return l
+	}
 	pics := container.NewGridWithColumns(2,
-		container.NewBorder(widget.NewLabelWithStyle("Model's reassembly (green: right cell, red: wrong)", fyne.TextAlignCenter, fyne.TextStyle{Bold: true}), nil, nil, nil, s.reassembly),
-		container.NewBorder(widget.NewLabelWithStyle("Solved", fyne.TextAlignCenter, fyne.TextStyle{Bold: true}), nil, nil, nil, s.solved))
+		container.NewBorder(header("Reassembly (green: right cell, red: wrong)"), nil, nil, nil, s.reassembly),
+		container.NewBorder(header("Solved"), nil, nil, nil, s.solved))
 	right := container.NewBorder(nil, container.NewVBox(s.instInfo, raw), nil, nil, pics)
 	split := container.NewHSplit(left, right)
-	split.SetOffset(0.3)
+	split.SetOffset(0.36)
 	return split
 }
 
@@ -97,7 +107,7 @@ func (s *ScorePane) filterInstances() {
 
 // Instance orders.
 const (
-	orderScored  = "In scoring order"
+	orderScored  = "Scoring order"
 	orderWorstPA = "Worst PA first"
 	orderWorstSC = "Worst SC first"
 )
