@@ -152,22 +152,37 @@ func parseGrid(sel string) int {
 	return n
 }
 
-// heatmapFit is the cell size that fits h, with its labels at full size,
-// into w×h px (never above the automatic size, never below 8 px).
+// heatmapFit is the largest cell size at which h, its labels at full
+// size, fits into w×ht px (never above the automatic size). The colour bar
+// is as tall as the grid and its tick labels run together below about
+// 180 px, so the grid keeps that much and a smaller view scales the picture
+// down a little instead (a click shows it at full size).
 func heatmapFit(h *score.Heatmap, w, ht int) render.HeatmapOptions {
 	auto := render.HeatmapOptions{}
 	if w <= 0 || ht <= 0 {
 		return auto
 	}
-	_, cell := render.HeatmapGrid(h, auto)
-	b := render.Heatmap(h, render.HeatmapOptions{CellSize: 8}).Bounds()
 	n := max(h.Grid, 1)
-	ow, oh := b.Dx()-8*n, b.Dy()-8*n // what does not grow with the cells
-	// The colour bar is as tall as the grid: below about 180 px its tick
-	// labels run together, so a smaller view scales the picture down a
-	// little instead (a click shows it at full size).
-	fit := max(min((w-ow)/n, (ht-oh)/n), (180+n-1)/n)
-	return render.HeatmapOptions{CellSize: max(min(fit, cell), 8)}
+	_, hi := render.HeatmapGrid(h, auto)
+	lo := min(max((180+n-1)/n, 8), hi)
+	fits := func(cell int) bool {
+		b := render.Heatmap(h, render.HeatmapOptions{CellSize: cell}).Bounds()
+		return b.Dx() <= w && b.Dy() <= ht
+	}
+	// The picture grows with the cell size (the title's width aside), so
+	// the largest cell that fits is found by bisection.
+	if !fits(lo) {
+		return render.HeatmapOptions{CellSize: lo}
+	}
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if fits(mid) {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return render.HeatmapOptions{CellSize: lo}
 }
 
 // updateHeatmaps draws the chosen heatmaps off the UI goroutine, at the

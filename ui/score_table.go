@@ -37,7 +37,7 @@ const exchangeColumn = firstMetricColumn + 5
 func metricColumns() []scoreColumn {
 	var cols []scoreColumn
 	for _, t := range score.MetricTitles {
-		cols = append(cols, scoreColumn{t, 136})
+		cols = append(cols, scoreColumn{t, 152}) // room for a bold "58.3% [56.3–62.0] ★"
 	}
 	return cols
 }
