@@ -31,7 +31,7 @@ type scoreAnalyses struct {
 	scalingNote   *widget.Label
 }
 
-var ablationColumns = []scoreColumn{{"Model", 150}, {"Grid", 50}, {"Pairs", 50}, {"PA (pp)", 162}, {"EM (pp)", 162}, {"AA (pp)", 162}, {"SC (pp)", 162}}
+var ablationColumns = []scoreColumn{{"Model", 180}, {"Grid", 50}, {"Pairs", 50}, {"PA (pp)", 196}, {"EM (pp)", 196}, {"AA (pp)", 196}, {"SC (pp)", 196}}
 
 // ablationMetrics are the Ablation table's metric columns, in order.
 var ablationMetrics = []score.PlotMetric{score.PlotPA, score.PlotEM, score.PlotAA, score.PlotSC}
