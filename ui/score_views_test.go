@@ -50,6 +50,19 @@ func TestScoreNewTruthClearsStaleViews(t *testing.T) {
 	if h := s.heatmapShown(); h == nil || (h.Model != "border" && h.Model != "random") {
 		t.Errorf("heatmap shown: %+v", h)
 	}
+	// The second pass added PA up to exchangeable pieces to every group.
+	for row, r := range s.rows {
+		if r.group == nil {
+			continue
+		}
+		e := r.group.PAExchangeable
+		if e == nil {
+			t.Fatalf("%s %d×%d: no PA up to exchangeable pieces", r.group.Model, r.grid, r.grid)
+		}
+		if got, _, _ := s.cellText(row, exchangeColumn); got != score.Percent(e.Mean)+" "+score.PercentInterval(e.CI) {
+			t.Errorf("PA up to exch. cell %q, group %+v", got, *e)
+		}
+	}
 	for _, o := range s.model.Options {
 		if strings.HasPrefix(o, "simulated") {
 			t.Errorf("model box still offers the demo's %s", o)
