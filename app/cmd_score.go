@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,8 +43,9 @@ const scoreUsage = `usage: jigbench score --truth DIR --pred [NAME=]PATH [--pred
       --exchangeable=false skips. Instances with revealed pieces (--reveal)
       are also scored on the remaining pieces.
     --heatmap draws one model × grid × condition as a PNG (viridis scale,
-      legend 0–1); model, grid and condition may be left out when there is
-      only one.
+      legend 0–1); model and condition may be left out when there is only
+      one. Without --heatmap-grid every grid is drawn: one grid to FILE.png,
+      several to FILE-4x4.png, FILE-8x8.png, … (one per grid).
     Models answered in both conditions get the paired shape − rect ablation
     (docs/analysis.md) and every report the piece-type breakdown, in --json
     ("ablation", "piece_types"), --markdown and the printed table.
@@ -213,18 +215,33 @@ func runScore(e *env, args []string) error {
 	if err := analyses.write(rep); err != nil {
 		return err
 	}
-	if *heatOut != "" {
-		if err := writeHeatmap(rep, *heatOut, metric, *heatModel, *heatGrid, *heatCond); err != nil {
-			return err
-		}
+	// The table first: a heatmap the flags leave ambiguous still leaves it printed.
+	if err := rep.WriteTable(e.stdout); err != nil {
+		return err
 	}
-	return rep.WriteTable(e.stdout)
+	if *heatOut != "" {
+		written, err := writeHeatmaps(rep, *heatOut, metric, *heatModel, *heatGrid, *heatCond)
+		if len(written) > 1 {
+			fmt.Fprintf(e.stderr, "jigbench: one heatmap per grid: %s\n", strings.Join(written, ", "))
+		}
+		return err
+	}
+	return nil
 }
 
-// writeHeatmap picks the one model × grid × condition the flags leave open
-// and draws it.
-func writeHeatmap(rep *score.Report, path string, metric score.HeatmapMetric, model string, grid int, cond string) error {
-	var models, grids, conds []string
+// heatmapPath names the heatmap of one grid when a run draws several:
+// "heat.png" becomes "heat-4x4.png".
+func heatmapPath(path string, grid int) string {
+	ext := filepath.Ext(path)
+	return strings.TrimSuffix(path, ext) + "-" + strconv.Itoa(grid) + "x" + strconv.Itoa(grid) + ext
+}
+
+// writeHeatmaps picks the model and condition the flags leave open and
+// draws a heatmap per grid: to path when there is one grid (or --heatmap-grid
+// chose it), else to heatmapPath(path, grid) for each. It returns the files
+// written.
+func writeHeatmaps(rep *score.Report, path string, metric score.HeatmapMetric, model string, grid int, cond string) ([]string, error) {
+	var models, grids []string
 	add := func(list *[]string, v string) {
 		if !slices.Contains(*list, v) {
 			*list = append(*list, v)
@@ -247,40 +264,53 @@ func writeHeatmap(rep *score.Report, path string, metric score.HeatmapMetric, mo
 	}
 	model, err := pick("model", "--heatmap-model", model, models)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, g := range rep.Groups {
 		if g.Model == model {
 			add(&grids, strconv.Itoa(g.Grid))
 		}
 	}
-	gs := ""
 	if grid != 0 {
-		gs = strconv.Itoa(grid)
-	}
-	gs, err = pick("grid", "--heatmap-grid", gs, grids)
-	if err != nil {
-		return err
-	}
-	grid, _ = strconv.Atoi(gs)
-	for _, g := range rep.Groups {
-		if g.Model == model && g.Grid == grid {
-			add(&conds, g.Condition)
+		if !slices.Contains(grids, strconv.Itoa(grid)) {
+			return nil, fmt.Errorf("heatmap: no grid %q among the scores (%s)", strconv.Itoa(grid), strings.Join(grids, ", "))
 		}
+		grids = []string{strconv.Itoa(grid)}
 	}
-	if cond, err = pick("condition", "--heatmap-condition", cond, conds); err != nil {
-		return err
+	var written []string
+	for _, gs := range grids {
+		n, _ := strconv.Atoi(gs)
+		var conds []string
+		for _, g := range rep.Groups {
+			if g.Model == model && g.Grid == n {
+				add(&conds, g.Condition)
+			}
+		}
+		c, err := pick("condition", "--heatmap-condition", cond, conds)
+		if err != nil {
+			return written, fmt.Errorf("%v at grid %s", err, gridLabel(n))
+		}
+		h, err := rep.Heatmap(metric, model, n, c)
+		if err != nil {
+			return written, err
+		}
+		data, err := render.EncodePNG(render.Heatmap(h, render.HeatmapOptions{}))
+		if err != nil {
+			return written, err
+		}
+		out := path
+		if len(grids) > 1 {
+			out = heatmapPath(path, n)
+		}
+		if err := fsutil.WriteFile(out, data); err != nil {
+			return written, err
+		}
+		written = append(written, out)
 	}
-	h, err := rep.Heatmap(metric, model, grid, cond)
-	if err != nil {
-		return err
-	}
-	data, err := render.EncodePNG(render.Heatmap(h, render.HeatmapOptions{}))
-	if err != nil {
-		return err
-	}
-	return fsutil.WriteFile(path, data)
+	return written, nil
 }
+
+func gridLabel(n int) string { return strconv.Itoa(n) + "×" + strconv.Itoa(n) }
 
 // scoreProgress shows long work on stderr when it is a terminal: one line,
 // rewritten at most ten times a second, erased when done.

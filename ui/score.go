@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -48,16 +49,25 @@ type ScorePane struct {
 	request      atomic.Uint64
 
 	tabs *container.AppTabs
+	view fyne.CanvasObject
+
+	// exchanges caches each instance folder's exchangeable classes (PA up
+	// to exchangeable pieces reads solved.png, which is slow), across
+	// rescoring.
+	exchanges   map[string][2]puzzle.Exchange
+	exchangesMu sync.Mutex
 
 	scoreTable     // score_table.go
 	scoreHeatmaps  // score_heatmaps.go
 	scoreInstances // score_instances.go
+	scoreAnalyses  // score_analysis.go
 }
 
 // newScorePane makes the pane; it opens on simulated models' answers to
 // demo puzzles.
 func newScorePane(d deps) *ScorePane {
-	return &ScorePane{deps: d, scoreTable: scoreTable{sortCol: 1}, scoreInstances: scoreInstances{selected: -1, instanceCache: map[string]*render.Generated{}}}
+	return &ScorePane{deps: d, scoreTable: scoreTable{sortCol: 1}, scoreInstances: scoreInstances{selected: -1, instanceCache: map[string]*render.Generated{}},
+		exchanges: map[string][2]puzzle.Exchange{}}
 }
 
 // Title implements Pane.
@@ -75,8 +85,8 @@ func (s *ScorePane) View() fyne.CanvasObject {
 	s.condition = widget.NewSelect([]string{puzzle.ConditionShape, puzzle.ConditionRect}, nil)
 	s.condition.SetSelected(puzzle.ConditionShape)
 	openTruth := widget.NewButtonWithIcon("Open truth…", theme.FolderOpenIcon(), s.OpenTruthDialog)
-	addFile := widget.NewButtonWithIcon("Add predictions file…", theme.ContentAddIcon(), func() { s.AddPredictionsDialog(false) })
-	addFolder := widget.NewButtonWithIcon("Add predictions folder…", theme.FolderNewIcon(), func() { s.AddPredictionsDialog(true) })
+	addFile := widget.NewButtonWithIcon("Add answers file…", theme.ContentAddIcon(), func() { s.AddPredictionsDialog(false) })
+	addFolder := widget.NewButtonWithIcon("Add answers folder…", theme.FolderNewIcon(), func() { s.AddPredictionsDialog(true) })
 	clear := widget.NewButtonWithIcon("Clear", theme.ContentClearIcon(), func() {
 		s.sources = nil
 		s.recompute()
@@ -94,9 +104,11 @@ func (s *ScorePane) View() fyne.CanvasObject {
 	s.loadBox.Hide()
 
 	head := container.NewVBox(
-		container.NewHBox(openTruth, addFile, addFolder, widget.NewLabel("as"), s.condition, clear, export),
-		container.NewBorder(nil, nil, widget.NewLabelWithStyle("Truth", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, s.truthLabel),
-		container.NewBorder(nil, nil, widget.NewLabelWithStyle("Models", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, s.sourcesLabel),
+		container.NewHScroll(container.NewHBox(openTruth, addFile, addFolder, widget.NewLabel("as"), s.condition, clear, export)),
+		// One row for both, so the views below keep their height at 600 px.
+		container.NewGridWithColumns(2,
+			container.NewBorder(nil, nil, widget.NewLabelWithStyle("Truth", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, s.truthLabel),
+			container.NewBorder(nil, nil, widget.NewLabelWithStyle("Models", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}), nil, s.sourcesLabel)),
 		s.loadBox,
 	)
 
@@ -104,11 +116,22 @@ func (s *ScorePane) View() fyne.CanvasObject {
 		container.NewTabItem("Table", s.tableView()),
 		container.NewTabItem("Heatmaps", s.heatmapView()),
 		container.NewTabItem("Instances", s.instancesView()),
+		container.NewTabItem("Ablation", s.ablationView()),
+		container.NewTabItem("Scaling", s.scalingView()),
 	)
 	if s.report == nil && s.truthDir == "" {
 		s.loadDemo()
 	}
-	return container.NewBorder(head, nil, nil, nil, s.tabs)
+	s.view = container.NewBorder(head, nil, nil, nil, s.tabs)
+	return s.view
+}
+
+// hideProgress hides the progress row and gives its room back.
+func (s *ScorePane) hideProgress() {
+	s.loadBox.Hide()
+	if s.view != nil {
+		s.work.relayout(s.view)
+	}
 }
 
 // tourViews shows the heatmaps (two models side by side) and an
@@ -117,8 +140,8 @@ func (s *ScorePane) tourViews() []tourView {
 	return []tourView{
 		{Name: "heatmaps", Show: func() {
 			s.tabs.SelectIndex(1)
-			if len(s.model2.Options) > 2 {
-				s.model2.SetSelected(s.model2.Options[2])
+			if len(s.model2.Options) > 1 {
+				s.model2.SetSelected(s.model2.Options[1])
 			}
 		}},
 		{Name: "instances", Show: func() {
@@ -131,6 +154,8 @@ func (s *ScorePane) tourViews() []tourView {
 			}
 			s.SelectInstance(0)
 		}},
+		{Name: "ablation", Show: func() { s.tabs.SelectIndex(3) }},
+		{Name: "scaling", Show: func() { s.tabs.SelectIndex(4) }},
 	}
 }
 
@@ -174,6 +199,13 @@ func (s *ScorePane) AddPredictionsDialog(folder bool) {
 func (s *ScorePane) AddPredictions(model, path, condition string) {
 	if s.memory != nil { // leaving the demo: its simulated answers do not apply to real truth
 		s.memory, s.report = nil, nil
+		s.instRows, s.rows = nil, nil
+		s.clearInstance()
+		s.clearHeatmaps()
+		if s.table != nil {
+			s.table.Refresh()
+			s.instList.Refresh()
+		}
 	}
 	s.sources = append(s.sources, score.Source{Model: model, Path: path, Condition: condition})
 	s.recent(path)
@@ -218,29 +250,74 @@ func (s *ScorePane) recompute() {
 		if err == nil {
 			rep, err = score.Evaluate(ctx, truth, sources, score.Options{}, progress)
 		}
+		if err != nil {
+			return func() {
+				if s.request.Load() != id {
+					return
+				}
+				s.hideProgress()
+				if errors.Is(err, context.Canceled) {
+					s.status.Set("Scoring cancelled.")
+				} else {
+					s.showError(err)
+				}
+			}
+		}
+		scored := fmt.Sprintf("Scored %d answers from %d model(s) on %d instances", len(rep.Instances), len(sources), len(truth.Instances))
+		s.work.Post(func() {
+			if s.request.Load() == id {
+				s.setReport(rep, true)
+				s.status.Set(scored + "; finding exchangeable pieces…")
+				s.showProgress("PA up to exchangeable pieces: reading the solved images…", 0)
+			}
+		})
+		// Second pass, after the table is on screen: PA up to exchangeable
+		// pieces, from each answered instance's solved.png (slow, cached).
+		full, err := score.Evaluate(ctx, truth, sources, score.Options{Exchange: s.cachedExchange}, progress)
 		return func() {
 			if s.request.Load() != id {
 				return
 			}
-			s.loadBox.Hide()
+			s.hideProgress()
 			switch {
 			case errors.Is(err, context.Canceled):
-				s.status.Set("Scoring cancelled.")
+				s.status.Set(scored + "; PA up to exchangeable pieces cancelled.")
 			case err != nil:
 				s.showError(err)
 			default:
-				s.setReport(rep)
-				s.status.Set(fmt.Sprintf("Scored %d answers from %d model(s) on %d instances.",
-					len(rep.Instances), len(sources), len(truth.Instances)))
+				s.setReport(full, false)
+				s.status.Set(scored + ", with PA up to exchangeable pieces.")
 			}
 		}
 	})
 }
 
+// cachedExchange is render.InstanceExchange, remembered per folder.
+func (s *ScorePane) cachedExchange(dir string) (shape, rect puzzle.Exchange, err error) {
+	s.exchangesMu.Lock()
+	e, ok := s.exchanges[dir]
+	s.exchangesMu.Unlock()
+	if ok {
+		return e[0], e[1], nil
+	}
+	shape, rect, err = render.InstanceExchange(dir)
+	if err == nil {
+		s.exchangesMu.Lock()
+		s.exchanges[dir] = [2]puzzle.Exchange{shape, rect}
+		s.exchangesMu.Unlock()
+	}
+	return shape, rect, err
+}
+
 func (s *ScorePane) showProgress(text string, frac float64) {
 	s.progressText.SetText(text)
 	s.progress.SetValue(frac)
-	s.loadBox.Show()
+	if !s.loadBox.Visible() {
+		s.loadBox.Show()
+		if s.view != nil {
+			s.work.relayout(s.view)
+		}
+	}
 }
 
 // loading is true while truth or predictions are being read.
@@ -284,21 +361,35 @@ func (s *ScorePane) updateLabels() {
 // pane shows something before any file is chosen.
 func (s *ScorePane) loadDemo() {
 	id := s.request.Add(1)
+	s.showProgress("Making the demo puzzles and scoring simulated models…", 0)
+	s.status.Set("Score: making the demo puzzles…")
 	s.work.Go(func() func() {
-		rep, mem, err := demoScoreReport()
+		rep, mem, err := demoScoreReport(func(done, total int) {
+			s.work.Post(func() {
+				if s.request.Load() == id {
+					s.showProgress(fmt.Sprintf("Making the demo puzzles — %d of %d", done, total), float64(done)/float64(total))
+				}
+			})
+		})
 		return s.answer(&s.request, id, err, func() {
+			s.hideProgress()
 			s.memory = mem
-			s.setReport(rep)
+			s.setReport(rep, true)
+			s.status.Set(fmt.Sprintf("Score: the demo — %d simulated answers on puzzles made in memory.", len(rep.Instances)))
 		})
 	})
 }
 
 // demoScoreReport generates demo instances at 4×4 and 8×8 in memory and
 // scores core's demo models on them.
-func demoScoreReport() (*score.Report, map[string]*render.Generated, error) {
+func demoScoreReport(progress func(done, total int)) (*score.Report, map[string]*render.Generated, error) {
 	mem := map[string]*render.Generated{}
 	var truths []*score.Truth
-	for i, name := range demo.Names()[:min(6, len(demo.Names()))] {
+	names := demo.Names()[:min(6, len(demo.Names()))]
+	for i, name := range names {
+		if progress != nil {
+			progress(i, len(names)+1)
+		}
 		img, err := demo.Image(name)
 		if err != nil {
 			return nil, nil, err
@@ -319,23 +410,29 @@ func demoScoreReport() (*score.Report, map[string]*render.Generated, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if progress != nil {
+		progress(len(names), len(names)+1)
+	}
 	rep, err := score.DemoReport(context.Background(), truth)
 	return rep, mem, err
 }
 
-// setReport shows a new report in every view.
-func (s *ScorePane) setReport(rep *score.Report) {
+// setReport shows a report in every view. fresh is a new scoring (new truth
+// or answers): the views of the old one are cleared. Otherwise it is the
+// same scoring with more figures (PA up to exchangeable pieces) and what is
+// shown stays.
+func (s *ScorePane) setReport(rep *score.Report, fresh bool) {
 	s.report = rep
-	s.selected = -1
+	if fresh {
+		s.clearInstance()
+		s.clearHeatmaps()
+	}
 	s.updateLabels()
 	s.buildRows()
 	s.table.Refresh()
 
-	var models, grids, conds []string
+	var grids, conds []string
 	for _, g := range rep.Groups {
-		if !slices.Contains(models, g.Model) {
-			models = append(models, g.Model)
-		}
 		if gs := fmt.Sprintf("%d×%d", g.Grid, g.Grid); !slices.Contains(grids, gs) {
 			grids = append(grids, gs)
 		}
@@ -343,25 +440,42 @@ func (s *ScorePane) setReport(rep *score.Report) {
 			conds = append(conds, g.Condition)
 		}
 	}
+	models := s.reportModels()
 	pick := func(sel *widget.Select, opts []string, keep bool) {
 		sel.Options = opts
 		if !keep || !slices.Contains(opts, sel.Selected) {
 			if len(opts) > 0 {
-				sel.SetSelected(opts[0])
+				sel.Selected = opts[0]
 			} else {
-				sel.ClearSelected()
+				sel.Selected = ""
 			}
 		}
 		sel.Refresh()
 	}
+	// Selected is set without OnChanged: one redraw below, not one per box.
 	pick(s.model, models, true)
-	pick(s.model2, append([]string{"(none)"}, models...), true)
+	s.syncCompareOptions()
 	pick(s.grid, grids, true)
 	pick(s.cond, conds, true)
 	pick(s.instModel, append([]string{"All models"}, models...), true)
 	pick(s.instGrid, append([]string{"All grids"}, grids...), true)
 	s.updateHeatmaps()
-	s.filterInstances()
+	if fresh {
+		s.filterInstances()
+	} else if s.instList != nil {
+		s.instList.Refresh()
+	}
+	s.updateAnalyses()
+}
+
+// clearHeatmaps empties the heatmap views.
+func (s *ScorePane) clearHeatmaps() {
+	if s.heat == nil {
+		return
+	}
+	s.heatData, s.heatData2 = nil, nil
+	s.heat.SetImage(nil)
+	s.heat2.SetImage(nil)
 }
 
 // ---- table ----

@@ -3,6 +3,7 @@ package ui
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"sync"
 
 	"fyne.io/fyne/v2"
@@ -10,25 +11,28 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/jigbench/jigbench/core/puzzle"
 	"github.com/jigbench/jigbench/core/render"
+	"github.com/jigbench/jigbench/core/score"
 )
 
 // scoreInstances is the Score pane's instance browser.
 type scoreInstances struct {
-	onlyInvalid         *widget.Check
-	instGrid, instModel *widget.Select
-	instRows            []int // indices into report.Instances
-	instList            *widget.List
-	reassembly, solved  *ZoomView
-	instInfo, rawText   *widget.Label
-	instanceCache       map[string]*render.Generated
-	instanceMu          sync.Mutex
-	selected            int
+	onlyInvalid                    *widget.Check
+	instGrid, instModel, instOrder *widget.Select
+	instRows                       []int // indices into report.Instances
+	instList                       *widget.List
+	reassembly, solved             *ZoomView
+	instInfo, rawText              *widget.Label
+	instanceCache                  map[string]*render.Generated
+	instanceMu                     sync.Mutex
+	selected                       int
 }
 
 func (s *ScorePane) instancesView() fyne.CanvasObject {
 	s.onlyInvalid = widget.NewCheck("Invalid only", func(bool) { s.filterInstances() })
 	s.instGrid = widget.NewSelect(nil, func(string) { s.filterInstances() })
 	s.instModel = widget.NewSelect(nil, func(string) { s.filterInstances() })
+	s.instOrder = widget.NewSelect([]string{orderScored, orderWorstPA, orderWorstSC}, func(string) { s.filterInstances() })
+	s.instOrder.SetSelected(orderScored)
 	s.instList = widget.NewList(
 		func() int { return len(s.instRows) },
 		func() fyne.CanvasObject {
@@ -37,10 +41,15 @@ func (s *ScorePane) instancesView() fyne.CanvasObject {
 			return l
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
+			if s.report == nil || i >= len(s.instRows) {
+				o.(*widget.Label).SetText("")
+				return
+			}
 			is := &s.report.Instances[s.instRows[i]]
-			text := fmt.Sprintf("%s · %s · PA %s SC %s", is.Model, is.ID, fmtRate(is.PA), fmtRate(is.SC))
+			// The instance and condition first, so a narrow list still shows them.
+			text := fmt.Sprintf("%s · %s · PA %s SC %s · %s", is.ID, is.Condition, score.Percent(is.PA), score.Percent(is.SC), is.Model)
 			if !is.Valid {
-				text = fmt.Sprintf("%s · %s · INVALID", is.Model, is.ID)
+				text = fmt.Sprintf("%s · %s · INVALID · %s", is.ID, is.Condition, is.Model)
 			}
 			o.(*widget.Label).SetText(text)
 		},
@@ -54,14 +63,21 @@ func (s *ScorePane) instancesView() fyne.CanvasObject {
 	s.rawText.Selectable = true
 	raw := container.NewVScroll(s.rawText)
 	raw.SetMinSize(fyne.NewSize(0, 90))
-	filters := container.NewHBox(s.onlyInvalid, s.instModel, s.instGrid)
+	// Stacked, so the narrow list side holds every filter at 1024 px.
+	filters := container.NewVBox(container.NewGridWithColumns(2, s.instModel, s.instGrid),
+		container.NewBorder(nil, nil, s.onlyInvalid, nil, s.instOrder))
 	left := container.NewBorder(filters, nil, nil, nil, s.instList)
+	header := func(text string) *widget.Label {
+		l := widget.NewLabelWithStyle(text, fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
+		l.Truncation = fyne.TextTruncateEllipsis // never over its neighbour
+		return l
+	}
 	pics := container.NewGridWithColumns(2,
-		container.NewBorder(widget.NewLabelWithStyle("Model's reassembly (green: right cell, red: wrong)", fyne.TextAlignCenter, fyne.TextStyle{Bold: true}), nil, nil, nil, s.reassembly),
-		container.NewBorder(widget.NewLabelWithStyle("Solved", fyne.TextAlignCenter, fyne.TextStyle{Bold: true}), nil, nil, nil, s.solved))
+		container.NewBorder(header("Reassembly (green: right cell, red: wrong)"), nil, nil, nil, s.reassembly),
+		container.NewBorder(header("Solved"), nil, nil, nil, s.solved))
 	right := container.NewBorder(nil, container.NewVBox(s.instInfo, raw), nil, nil, pics)
 	split := container.NewHSplit(left, right)
-	split.SetOffset(0.3)
+	split.SetOffset(0.36)
 	return split
 }
 
@@ -84,8 +100,48 @@ func (s *ScorePane) filterInstances() {
 		}
 		s.instRows = append(s.instRows, i)
 	}
+	s.orderInstances()
 	s.instList.UnselectAll()
 	s.instList.Refresh()
+}
+
+// Instance orders.
+const (
+	orderScored  = "Scoring order"
+	orderWorstPA = "Worst PA first"
+	orderWorstSC = "Worst SC first"
+)
+
+// orderInstances sorts the listed instances as chosen; ties keep the
+// scoring order.
+func (s *ScorePane) orderInstances() {
+	var key func(*score.InstanceScore) float64
+	switch s.instOrder.Selected {
+	case orderWorstPA:
+		key = func(is *score.InstanceScore) float64 { return is.PA }
+	case orderWorstSC:
+		key = func(is *score.InstanceScore) float64 { return is.SC }
+	default:
+		return
+	}
+	slices.SortStableFunc(s.instRows, func(a, b int) int {
+		return cmp.Compare(key(&s.report.Instances[a]), key(&s.report.Instances[b]))
+	})
+}
+
+// clearInstance empties the instance view (a new report came).
+func (s *ScorePane) clearInstance() {
+	s.selected = -1
+	if s.instInfo == nil {
+		return
+	}
+	s.instInfo.SetText("Choose an instance to see the model's reassembly beside the solved image.")
+	s.rawText.SetText("")
+	s.reassembly.SetImage(nil)
+	s.solved.SetImage(nil)
+	s.instanceMu.Lock()
+	clear(s.instanceCache)
+	s.instanceMu.Unlock()
 }
 
 // SelectInstance shows report instance i: its reassembly, or why it is invalid.
@@ -100,7 +156,7 @@ func (s *ScorePane) SelectInstance(i int) {
 		s.rawText.SetText(cmp.Or(is.Raw, "(no text: the answer was missing or not text)"))
 	} else {
 		s.instInfo.SetText(fmt.Sprintf("%s on %s (%s): PA %s · EM %s · AA %s · AA directed %s · SC %s; %d unknown IDs, %d unusable positions.",
-			is.Model, is.ID, is.Condition, fmtRate(is.PA), fmtRate(is.EM), fmtRate(is.AA), fmtRate(is.AADirected), fmtRate(is.SC), is.UnknownIDs, is.BadPositions))
+			is.Model, is.ID, is.Condition, score.Percent(is.PA), score.Percent(is.EM), score.Percent(is.AA), score.Percent(is.AADirected), score.Percent(is.SC), is.UnknownIDs, is.BadPositions))
 		s.rawText.SetText("")
 	}
 	rep := s.report

@@ -28,13 +28,16 @@ type scoreColumn struct {
 
 var scoreColumns = append([]scoreColumn{
 	{"Model", 190}, {"Grid", 56}, {"Condition", 84}, {"n", 52}, {"Invalid", 64},
-}, metricColumns()...)
+}, append(metricColumns(), scoreColumn{"PA up to exch.", 150})...)
+
+// exchangeColumn is PA up to exchangeable pieces (docs/analysis.md).
+const exchangeColumn = firstMetricColumn + 5
 
 // metricColumns are the metrics' columns, named as in the reports.
 func metricColumns() []scoreColumn {
 	var cols []scoreColumn
 	for _, t := range score.MetricTitles {
-		cols = append(cols, scoreColumn{t, 136})
+		cols = append(cols, scoreColumn{t, 152}) // room for a bold "58.3% [56.3–62.0] ★"
 	}
 	return cols
 }
@@ -109,8 +112,9 @@ func (s *ScorePane) tableView() fyne.CanvasObject {
 	for i, c := range scoreColumns {
 		s.table.SetColumnWidth(i, c.width)
 	}
-	legend := widget.NewLabel("Mean over instances [95% bootstrap interval]; ★ best model in its grid and condition; " +
-		"italic rows: a uniformly random permutation. Click a column title to sort.")
+	legend := widget.NewLabel("Percent of pieces, edges or instances: mean over instances [95% bootstrap interval]; ★ best model in its grid and condition; " +
+		"italic rows: a uniformly random permutation; PA up to exch.: a piece also counts in a cell whose true piece is indistinguishable from it. " +
+		"Click a column title to sort within each grid.")
 	legend.Wrapping = fyne.TextWrapWord
 	legend.Importance = widget.LowImportance
 	return container.NewBorder(nil, legend, nil, nil, s.table)
@@ -143,32 +147,33 @@ func (s *ScorePane) cellText(row, col int) (text string, bold, muted bool) {
 		}
 		return fmt.Sprint(r.group.Invalid), false, false
 	}
+	if col == exchangeColumn {
+		return exchangeText(r), false, r.group == nil
+	}
 	m := col - firstMetricColumn
 	v := r.metric(m)
 	if r.group == nil {
-		return fmtRate(v), false, true
+		return score.Percent(v), false, true
 	}
-	ci := r.interval(m)
-	text = fmt.Sprintf("%s [%s–%s]", fmtRate(v), fmtShort(ci[0]), fmtShort(ci[1]))
+	text = score.Percent(v) + " " + score.PercentInterval(r.interval(m))
 	if r.best[m] {
 		text += " ★"
 	}
 	return text, r.best[m], false
 }
 
-// fmtShort writes an interval bound in two decimals without the leading zero.
-func fmtShort(v float64) string {
-	if v >= 0.995 {
-		return "1"
+// exchangeText is a row's PA up to exchangeable pieces: its mean and
+// interval, "…" while the solved images are read, "–" where there is none
+// (the demo's puzzles in memory, a baseline row).
+func exchangeText(r scoreRow) string {
+	switch {
+	case r.group == nil:
+		return ""
+	case r.group.PAExchangeable == nil:
+		return "–"
 	}
-	return strings.TrimPrefix(fmt.Sprintf("%.2f", v), "0")
-}
-
-func fmtRate(v float64) string {
-	if v > 0 && v < 0.0005 {
-		return fmt.Sprintf("%.0e", v)
-	}
-	return fmt.Sprintf("%.3f", v)
+	e := r.group.PAExchangeable
+	return score.Percent(e.Mean) + " " + score.PercentInterval(e.CI)
 }
 
 // buildRows turns the report's groups into rows with a baseline row per
@@ -223,18 +228,33 @@ func (s *ScorePane) sortRows() {
 			}
 			return float64([2]int{r.group.N, r.group.Invalid}[s.sortCol-3]), ""
 		}
+		if s.sortCol == exchangeColumn {
+			if r.group == nil || r.group.PAExchangeable == nil {
+				return -1, ""
+			}
+			return r.group.PAExchangeable.Mean, ""
+		}
 		return r.metric(s.sortCol - firstMetricColumn), ""
 	}
+	// Rows stay in their grid and condition block, the baseline last in
+	// it; the chosen column orders the models within a block (the Grid
+	// column orders the blocks).
+	gridDir := 1
+	if s.sortCol == 1 && s.sortDesc {
+		gridDir = -1
+	}
 	slices.SortStableFunc(s.rows, func(a, b scoreRow) int {
+		if c := cmp.Or(gridDir*cmp.Compare(a.grid, b.grid), strings.Compare(a.cond, b.cond),
+			cmp.Compare(boolInt(a.group == nil), boolInt(b.group == nil))); c != 0 {
+			return c
+		}
 		ka, sa := key(a)
 		kb, sb := key(b)
 		c := cmp.Or(cmp.Compare(ka, kb), strings.Compare(sa, sb))
-		if s.sortDesc {
+		if s.sortDesc && s.sortCol != 1 {
 			c = -c
 		}
-		// Ties: grid, condition, models before their baseline, model name.
-		return cmp.Or(c, cmp.Compare(a.grid, b.grid), strings.Compare(a.cond, b.cond),
-			cmp.Compare(boolInt(a.group == nil), boolInt(b.group == nil)), strings.Compare(modelOf(a), modelOf(b)))
+		return cmp.Or(c, strings.Compare(modelOf(a), modelOf(b)))
 	})
 }
 

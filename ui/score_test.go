@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 
 	"github.com/jigbench/jigbench/core/puzzle"
+	"github.com/jigbench/jigbench/core/render"
 	"github.com/jigbench/jigbench/core/score"
 )
 
@@ -100,7 +101,7 @@ func TestScorePaneShowsWhatCoreComputes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := score.Evaluate(context.Background(), truth, sources, score.Options{}, nil)
+	want, err := score.Evaluate(context.Background(), truth, sources, score.Options{Exchange: render.InstanceExchange}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +119,7 @@ func TestScorePaneShowsWhatCoreComputes(t *testing.T) {
 			for m, v := range [5]float64{g.PA, g.EM, g.AA, g.AADirected, g.SC} {
 				text, _, _ := s.cellText(row, firstMetricColumn+m)
 				ci := [5]score.Interval{g.CI.PA, g.CI.EM, g.CI.AA, g.CI.AADirected, g.CI.SC}[m]
-				prefix := fmt.Sprintf("%s [%s–%s]", fmtRate(v), fmtShort(ci[0]), fmtShort(ci[1]))
+				prefix := score.Percent(v) + " " + score.PercentInterval(ci)
 				if !strings.HasPrefix(text, prefix) {
 					t.Errorf("%s %d×%d metric %d: table shows %q, core says %q", g.Model, g.Grid, g.Grid, m, text, prefix)
 				}
@@ -138,7 +139,7 @@ func TestScorePaneShowsWhatCoreComputes(t *testing.T) {
 	for row := range s.rows {
 		if name, _, muted := s.cellText(row, 0); name == "random baseline" && muted {
 			baselines++
-			if pa, _, _ := s.cellText(row, firstMetricColumn); pa != fmtRate(score.BaselineOf(s.rows[row].grid).PA) {
+			if pa, _, _ := s.cellText(row, firstMetricColumn); pa != score.Percent(score.BaselineOf(s.rows[row].grid).PA) {
 				t.Errorf("baseline PA %s", pa)
 			}
 		}

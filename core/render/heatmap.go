@@ -344,7 +344,7 @@ func drawEdgeHeatmap(img *image.RGBA, h heatmapRates, fs faces, cellRect func(r,
 			col := Viridis(h.cells[r*n+c])
 			fillRect(img, cr.Inset(-1), outline)
 			fillRect(img, cr, col)
-			s := formatRate(h.cells[r*n+c], cr.Dx() < 44)
+			s := formatRate(h.cells[r*n+c], true)
 			if cr.Dx() >= 20 && textWidth(valF, s)+4 <= cr.Dx() {
 				drawTextCentred(img, valF, (cr.Min.X+cr.Max.X)/2, (cr.Min.Y+cr.Max.Y)/2, s, inkOn(col))
 			}

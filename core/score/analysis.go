@@ -161,7 +161,7 @@ func (r *Report) writeAnalysesTable(bw *bufio.Writer) {
 				model, grid, cond = "", "", ""
 			}
 			fmt.Fprintf(bw, "%-*s %6s %5s %-8s %6d %7s %7s %10s %7s %7s\n", width, model, grid, cond, t.Type, t.Pieces,
-				pct(t.PA), pct(t.BaselinePA), pct(t.TypeAwarePA), pct(t.AA), pct(t.BaselineAA))
+				Percent(t.PA), Percent(t.BaselinePA), Percent(t.TypeAwarePA), Percent(t.AA), Percent(t.BaselineAA))
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package score
 
 import (
+	"math"
 	"strconv"
 	"strings"
 )
@@ -31,4 +32,48 @@ func MappingJSON(pred []int, n int) string {
 	}
 	b.WriteByte('}')
 	return b.String()
+}
+
+// Percent writes a fraction as a percentage with one decimal ("69.7%"): the
+// format of every table in the terminal and in the app. A value above 0
+// that would round to 0.0 is written "<0.1%", so it is not taken for none.
+func Percent(x float64) string {
+	if x > 0 && x < 0.0005 {
+		return "<0.1%"
+	}
+	return percentNumber(x) + "%"
+}
+
+// PercentInterval writes an interval as "[62.1–77.0]": both ends in
+// percent with one decimal, the precision of Percent.
+func PercentInterval(iv Interval) string {
+	return "[" + percentNumber(iv[0]) + "–" + percentNumber(iv[1]) + "]"
+}
+
+func percentNumber(x float64) string {
+	s := strconv.FormatFloat(math.Round(x*1000)/10, 'f', 1, 64)
+	if s == "-0.0" {
+		return "0.0"
+	}
+	return s
+}
+
+// SignedPoints writes a difference of fractions in percentage points with
+// one decimal and a sign ("+12.3", "-4.0", "0.0"), Percent's precision.
+func SignedPoints(x float64) string {
+	s := percentNumber(x)
+	if s != "0.0" && s[0] != '-' {
+		return "+" + s
+	}
+	return s
+}
+
+// PairedText writes a paired difference in percentage points as
+// "+12.3 [+4.1, +20.0] p=.024" (p with three decimals, or "p<.001").
+func PairedText(t PairedTest) string {
+	p := "p<.001"
+	if t.P >= 0.001 {
+		p = "p=" + strings.TrimPrefix(strconv.FormatFloat(t.P, 'f', 3, 64), "0")
+	}
+	return SignedPoints(t.Diff) + " [" + SignedPoints(t.CI[0]) + ", " + SignedPoints(t.CI[1]) + "] " + p
 }

@@ -141,7 +141,7 @@ func (r *Report) writeExtrasTable(bw *bufio.Writer) {
 		fmt.Fprintf(bw, "%-*s %6s %-9s %5s %7s %7s\n", width, "model", "grid", "condition", "n", "PA", "PA-exch")
 		for _, g := range r.Groups {
 			if e := g.PAExchangeable; e != nil {
-				fmt.Fprintf(bw, "%-*s %6s %-9s %5d %7s %7s\n", width, clip(g.Model, width), gridName(g.Grid), g.Condition, e.N, pct(g.PA), pct(e.Mean))
+				fmt.Fprintf(bw, "%-*s %6s %-9s %5d %7s %7s\n", width, clip(g.Model, width), gridName(g.Grid), g.Condition, e.N, Percent(g.PA), Percent(e.Mean))
 			}
 		}
 	}
@@ -156,7 +156,7 @@ func (r *Report) writeExtrasTable(bw *bufio.Writer) {
 			if rg := g.Remaining; rg != nil {
 				fmt.Fprintf(bw, "%-*s %6s %-9s %5d", width, clip(g.Model, width), gridName(g.Grid), g.Condition, rg.N)
 				for _, v := range metricVector(rg.Metrics) {
-					fmt.Fprintf(bw, " %7s", pct(v))
+					fmt.Fprintf(bw, " %7s", Percent(v))
 				}
 				fmt.Fprintln(bw)
 			}

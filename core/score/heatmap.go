@@ -235,8 +235,8 @@ func (h *Heatmap) CellEdges(r, c int) []float64 {
 // render.Heatmap.
 func (h *Heatmap) HeatmapText() (title, subtitle, legend string) {
 	title = fmt.Sprintf("%s — %s", h.Metric.Title(), h.Model)
-	subtitle = fmt.Sprintf("%d×%d · %s condition · %d instances (%d invalid, scored 0) · mean %s",
-		h.Grid, h.Grid, h.Condition, h.Instances, h.Invalid, strconv.FormatFloat(h.Mean, 'f', 2, 64))
+	subtitle = fmt.Sprintf("%d×%d · %s condition · %s · mean %s",
+		h.Grid, h.Grid, h.Condition, h.InstanceCount(), strconv.FormatFloat(h.Mean, 'f', 2, 64))
 	switch h.Metric {
 	case HeatmapPA:
 		legend = "cell: fraction of instances whose piece belonging there was placed there"
@@ -246,6 +246,22 @@ func (h *Heatmap) HeatmapText() (title, subtitle, legend string) {
 		legend = "bar: how often that pair of predicted cells held interlocking pieces (tab meets blank); tile: mean of its bars"
 	}
 	return title, subtitle, legend
+}
+
+// InstanceCount says how many instances the heatmap averages and how many
+// of them had no usable answer: "12 instances, 2 of them invalid (counted as 0)".
+func (h *Heatmap) InstanceCount() string {
+	s := fmt.Sprintf("%d instances", h.Instances)
+	if h.Instances == 1 {
+		s = "1 instance"
+	}
+	switch h.Invalid {
+	case 0:
+		return s + ", all answers valid"
+	case h.Instances:
+		return s + ", all invalid (counted as 0)"
+	}
+	return s + fmt.Sprintf(", %d of them invalid (counted as 0)", h.Invalid)
 }
 
 // HeatmapRates are the heatmap's numbers, for render.Heatmap.

@@ -70,6 +70,12 @@ func (r *Report) WriteCSV(w io.Writer) error {
 	for _, m := range metricColumns {
 		head = append(head, "baseline_"+m)
 	}
+	// The analyses' figures per group (docs/analysis.md); empty where the
+	// group has none.
+	head = append(head, "pa_exchangeable_n", "pa_exchangeable", "pa_exchangeable_lo", "pa_exchangeable_hi", "remaining_n")
+	for _, m := range metricColumns {
+		head = append(head, "remaining_"+m, "remaining_"+m+"_lo", "remaining_"+m+"_hi")
+	}
 	if err := cw.Write(head); err != nil {
 		return err
 	}
@@ -83,6 +89,20 @@ func (r *Report) WriteCSV(w io.Writer) error {
 		for _, b := range g.Baseline.vector() {
 			row = append(row, num(b))
 		}
+		if e := g.PAExchangeable; e != nil {
+			row = append(row, strconv.Itoa(e.N), num(e.Mean), num(e.CI[0]), num(e.CI[1]))
+		} else {
+			row = append(row, "", "", "", "")
+		}
+		if rg := g.Remaining; rg != nil {
+			row = append(row, strconv.Itoa(rg.N))
+			v, ci := metricVector(rg.Metrics), rg.CI.vector()
+			for m := range v {
+				row = append(row, num(v[m]), num(ci[m][0]), num(ci[m][1]))
+			}
+		} else {
+			row = append(row, make([]string, 1+3*len(metricColumns))...)
+		}
 		if err := cw.Write(row); err != nil {
 			return err
 		}
@@ -95,7 +115,10 @@ func (r *Report) WriteCSV(w io.Writer) error {
 func (r *Report) WriteInstancesCSV(w io.Writer) error {
 	cw := safecsv.NewWriter(w)
 	head := append([]string{"model", "id", "grid", "condition", "valid", "reason"}, metricColumns[:]...)
-	head = append(head, "missing", "unknown_ids", "bad_positions")
+	head = append(head, "missing", "unknown_ids", "bad_positions", "pa_exchangeable")
+	for _, m := range metricColumns {
+		head = append(head, "remaining_"+m)
+	}
 	if err := cw.Write(head); err != nil {
 		return err
 	}
@@ -104,7 +127,17 @@ func (r *Report) WriteInstancesCSV(w io.Writer) error {
 		for _, v := range metricVector(s.Metrics) {
 			row = append(row, num(v))
 		}
-		row = append(row, strconv.FormatBool(s.Missing), strconv.Itoa(s.UnknownIDs), strconv.Itoa(s.BadPositions))
+		row = append(row, strconv.FormatBool(s.Missing), strconv.Itoa(s.UnknownIDs), strconv.Itoa(s.BadPositions), "")
+		if s.PAExchangeable != nil {
+			row[len(row)-1] = num(*s.PAExchangeable)
+		}
+		if s.Remaining != nil {
+			for _, v := range metricVector(*s.Remaining) {
+				row = append(row, num(v))
+			}
+		} else {
+			row = append(row, make([]string, len(metricColumns))...)
+		}
 		if err := cw.Write(row); err != nil {
 			return err
 		}
@@ -260,13 +293,13 @@ func (r *Report) WriteTable(w io.Writer) error {
 				}
 				fmt.Fprintf(bw, "%-*s %6s %5d %7d", width, clip(g.Model, width), gridName(g.Grid), g.N, g.Invalid)
 				for _, v := range metricVector(g.Metrics) {
-					fmt.Fprintf(bw, " %7s", pct(v))
+					fmt.Fprintf(bw, " %7s", Percent(v))
 				}
 				fmt.Fprintln(bw)
 			}
 			fmt.Fprintf(bw, "%-*s %6s %5s %7s", width, "random baseline", gridName(grid), "", "")
 			for _, b := range BaselineOf(grid).vector() {
-				fmt.Fprintf(bw, " %7s", pct(b))
+				fmt.Fprintf(bw, " %7s", Percent(b))
 			}
 			fmt.Fprintln(bw)
 		}

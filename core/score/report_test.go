@@ -115,7 +115,7 @@ func TestReportTextFormats(t *testing.T) {
 	if err := rep.WriteCSV(&cs); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"condition shape", "condition rect", "oracle", "random baseline", "4x4", "8x8", "90.00%", "20.00%", "30.83%", "6.25%", "5.56%", "38.99%"} {
+	for _, want := range []string{"condition shape", "condition rect", "oracle", "random baseline", "4x4", "8x8", "90.0%", "20.0%", "30.8%", "6.3%", "5.6%", "39.0%"} {
 		if !strings.Contains(tab.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, tab.String())
 		}

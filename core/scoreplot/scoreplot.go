@@ -138,3 +138,19 @@ func pValue(p float64) string {
 	}
 	return "p=" + strings.TrimPrefix(strconv.FormatFloat(p, 'f', 3, 64), "0")
 }
+
+// AblationAt is the ablation and metric behind cell (row, col) of c, the
+// chart Ablation drew from rep (for a pointer readout); ok is false for a
+// grey cell.
+func AblationAt(rep *score.Report, c render.DiffChart, row, col int) (a score.Ablation, m score.PlotMetric, ok bool) {
+	if row < 0 || row >= len(c.Rows) || col < 0 || col >= len(c.Cols) || col >= len(c.ColGroups) {
+		return a, m, false
+	}
+	m = ablationMetrics[col%len(ablationMetrics)]
+	for _, a := range rep.Ablation {
+		if a.Model == c.Rows[row] && fmt.Sprintf("%d×%d", a.Grid, a.Grid) == c.ColGroups[col] {
+			return a, m, true
+		}
+	}
+	return a, m, false
+}

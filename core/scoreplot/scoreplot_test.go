@@ -62,3 +62,27 @@ func TestAblation(t *testing.T) {
 		t.Error("size")
 	}
 }
+
+// TestAblationAt: every defined cell of the chart leads back to the
+// ablation and metric it shows.
+func TestAblationAt(t *testing.T) {
+	rep := &score.Report{Ablation: []score.Ablation{
+		{Model: "a", Grid: 4, PairedDiff: score.PairedDiff{Pairs: 3, PA: score.PairedTest{Diff: 0.25}, SC: score.PairedTest{Diff: -0.5}}},
+		{Model: "b", Grid: 8, PairedDiff: score.PairedDiff{Pairs: 2, EM: score.PairedTest{Diff: 0.125}}},
+	}}
+	c := Ablation(rep)
+	for i := range c.Rows {
+		for j := range c.Cols {
+			a, m, ok := AblationAt(rep, c, i, j)
+			if ok != c.Defined[i][j] {
+				t.Fatalf("cell %d,%d: ok %v, defined %v", i, j, ok, c.Defined[i][j])
+			}
+			if ok && a.Test(m).Diff != c.Values[i][j] {
+				t.Errorf("cell %d,%d: %s %d %s = %v, chart %v", i, j, a.Model, a.Grid, m, a.Test(m).Diff, c.Values[i][j])
+			}
+		}
+	}
+	if _, _, ok := AblationAt(rep, c, 5, 0); ok {
+		t.Error("a row outside the chart")
+	}
+}
