@@ -23,8 +23,10 @@ ViGoR-Bench meta-evaluation: splits, ratings, judge runs, agreement.
 
   jigbench vigor check DIR
       validate a split folder; list every problem with the item it belongs to
-  jigbench vigor export --split DIR --annotator NAME --out FILE.csv|FILE.jsonl [--db FILE]
-      write one annotator's ratings of the split from the ratings store
+  jigbench vigor export --split DIR --annotator NAME --out FILE.csv|FILE.jsonl
+                        [--revisions FILE.csv|FILE.jsonl] [--db FILE]
+      write one annotator's ratings of the split from the ratings store;
+      --revisions also writes every change of them (the audit trail)
   jigbench vigor import --split DIR [--db FILE] FILE...
       add rating exports (.csv or .jsonl) to the ratings store; all or nothing,
       and a newer rating already in the store is kept
@@ -179,6 +181,7 @@ func vigorExport(e *env, args []string) error {
 	split := fs.String("split", "", "split folder")
 	annotator := fs.String("annotator", "", "annotator name")
 	out := fs.String("out", "", "output file (.csv or .jsonl)")
+	revisions := fs.String("revisions", "", "also write the annotator's revisions of the split (.csv or .jsonl)")
 	db := fs.String("db", "", "ratings store (default: the app's)")
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
@@ -191,8 +194,10 @@ func vigorExport(e *env, args []string) error {
 	case *out == "":
 		return usagef("--out is required")
 	}
-	if _, err := vigor.RatingsFormatOf(*out); err != nil {
-		return usagef("%v", err)
+	for _, f := range []string{*out, *revisions} {
+		if _, err := vigor.RatingsFormatOf(f); f != "" && err != nil {
+			return usagef("%v", err)
+		}
 	}
 	sp, err := vigor.LoadMeta(*split)
 	if err != nil {
@@ -221,6 +226,16 @@ func vigorExport(e *env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "wrote %d ratings by %s to %s\n", len(rs), *annotator, *out)
+	if *revisions != "" {
+		revs, err := st.Revisions(ctx, vigor.Query{Split: sp.Name, Annotator: *annotator})
+		if err != nil {
+			return err
+		}
+		if err := vigor.WriteRevisionsFile(*revisions, revs); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "wrote %d revisions by %s to %s\n", len(revs), *annotator, *revisions)
+	}
 	return nil
 }
 

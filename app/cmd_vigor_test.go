@@ -83,9 +83,14 @@ func TestVigorImportExportAgree(t *testing.T) {
 		t.Fatalf("import: exit %d %q %q", code, out, errs)
 	}
 	exp := filepath.Join(tmp, "export.csv")
-	code, out, errs = runCLI("vigor", "export", "--split", dir, "--annotator", vigor.SimAnnotator(0), "--out", exp, "--db", db)
-	if code != 0 || !strings.Contains(out, "wrote 12 ratings") {
+	revs := filepath.Join(tmp, "revisions.jsonl")
+	code, out, errs = runCLI("vigor", "export", "--split", dir, "--annotator", vigor.SimAnnotator(0), "--out", exp,
+		"--revisions", revs, "--db", db)
+	if code != 0 || !strings.Contains(out, "wrote 12 ratings") || !strings.Contains(out, "wrote 12 revisions") {
 		t.Fatalf("export: exit %d %q %q", code, out, errs)
+	}
+	if data, _ := os.ReadFile(revs); bytes.Count(data, []byte(`"action":"import"`)) != 12 {
+		t.Errorf("revisions export:\n%s", data)
 	}
 	orig, _ := os.ReadFile(fa)
 	back, _ := os.ReadFile(exp)

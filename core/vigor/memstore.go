@@ -16,6 +16,7 @@ import (
 type MemStore struct {
 	mu      sync.Mutex
 	ratings map[ratingKey]Rating
+	revs    []Revision
 	now     func() time.Time
 }
 
@@ -36,11 +37,28 @@ func (s *MemStore) Save(_ context.Context, r Rating) (Rating, error) {
 	k := ratingKey{r.Split, r.Item, r.Annotator}
 	now := s.now().UTC()
 	r.Created, r.Updated = now, now
-	if old, ok := s.ratings[k]; ok {
+	old, found := s.ratings[k]
+	if found {
 		r.Created = old.Created
 	}
 	s.ratings[k] = r
+	s.revs = append(s.revs, Revision{ID: int64(len(s.revs) + 1), Split: r.Split, Item: r.Item, Annotator: r.Annotator,
+		Action: ActionSave, At: now, Old: valuesOf(oldOf(old, found)), New: valuesOf(&r)})
 	return r, nil
+}
+
+// Revisions is Store.Revisions.
+func (s *MemStore) Revisions(_ context.Context, q Query) ([]Revision, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	q.FlaggedOnly = false // as Store.Revisions
+	var revs []Revision
+	for _, rv := range s.revs {
+		if q.Matches(Rating{Split: rv.Split, Item: rv.Item, Annotator: rv.Annotator}) {
+			revs = append(revs, rv)
+		}
+	}
+	return revs, nil
 }
 
 // List is Store.List: the ratings matching q, ordered by split, annotator, item.

@@ -34,7 +34,8 @@ var ErrNotFound = errors.New("rating not found")
 // for concurrent use, also by several processes.
 type Store struct {
 	db       *sql.DB
-	path     string
+	d        *dialect
+	path     string // the SQLite file, or the server's address without the password
 	now      func() time.Time
 	readOnly bool
 	damaged  atomic.Pointer[error] // set when SQLite reported corruption
@@ -158,44 +159,77 @@ const upsertSQL = `INSERT INTO ratings
 	 comment = excluded.comment,
 	 updated_at = excluded.updated_at`
 
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 func upsertArgs(r *Rating) []any {
 	return []any{r.Split, r.Item, r.Annotator,
 		nullScore(r.Scores[0]), nullScore(r.Scores[1]), nullScore(r.Scores[2]), nullScore(r.Scores[3]),
-		r.Flagged, r.Comment, timeText(r.Created), timeText(r.Updated)}
+		boolInt(r.Flagged), r.Comment, timeText(r.Created), timeText(r.Updated)}
 }
 
 // Save stores r (insert or replace), stamping Updated with the current time
-// and keeping Created of an existing row. It returns the stored rating only
-// after the transaction committed: a nil error means the rating is on disk.
-// Check the scores against the item's track first (Split.CheckRating); the
-// store itself only knows they lie in 0–100.
+// and keeping Created of an existing row, and appends its revision in the
+// same transaction. It returns the stored rating only after the
+// transaction committed: a nil error means the rating is on disk. Check the
+// scores against the item's track first (Split.CheckRating); the store
+// itself only knows they lie in 0–100.
 func (s *Store) Save(ctx context.Context, r Rating) (Rating, error) {
 	if err := checkRating(&r); err != nil {
 		return Rating{}, fmt.Errorf("save rating: %w", err)
 	}
 	now := s.now().UTC()
 	r.Created, r.Updated = now, now
-	tx, err := s.beginWrite(ctx)
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		old, found, err := s.lockedRating(ctx, tx, r.key())
+		if err != nil {
+			return err
+		}
+		if found {
+			r.Created = old.Created
+		}
+		if _, err := tx.ExecContext(ctx, s.d.rebind(upsertSQL), upsertArgs(&r)...); err != nil {
+			return err
+		}
+		return s.addRevision(ctx, tx, ActionSave, now, r.key(), oldOf(old, found), &r)
+	})
 	if err != nil {
 		return Rating{}, fmt.Errorf("save rating of %s by %s: %w", r.Item, r.Annotator, err)
 	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, upsertSQL, upsertArgs(&r)...); err != nil {
-		return Rating{}, fmt.Errorf("save rating of %s by %s: %w", r.Item, r.Annotator, s.explain(err))
-	}
-	var created string
-	if err := tx.QueryRowContext(ctx,
-		"SELECT created_at FROM ratings WHERE split = ? AND item_id = ? AND annotator = ?",
-		r.Split, r.Item, r.Annotator).Scan(&created); err != nil {
-		return Rating{}, fmt.Errorf("save rating of %s by %s: %w", r.Item, r.Annotator, s.explain(err))
-	}
-	if err := tx.Commit(); err != nil {
-		return Rating{}, fmt.Errorf("save rating of %s by %s: %w", r.Item, r.Annotator, s.explain(err))
-	}
-	if t, err := parseTimeText(created); err == nil {
-		r.Created = t
-	}
 	return r, nil
+}
+
+// write runs fn in a write transaction and commits it; errors come back
+// explained.
+func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.beginWrite(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return s.explain(err)
+	}
+	return s.explain(tx.Commit())
+}
+
+// lockedRating reads the rating with key inside tx, first taking the
+// dialect's per-rating lock.
+func (s *Store) lockedRating(ctx context.Context, tx *sql.Tx, k ratingKey) (Rating, bool, error) {
+	if s.d.lockRating != nil {
+		if err := s.d.lockRating(ctx, tx, k.String()); err != nil {
+			return Rating{}, false, err
+		}
+	}
+	old, err := scanRating(tx.QueryRowContext(ctx, s.d.rebind(selectSQL+" WHERE "+keyWhere), k.args()...))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Rating{}, false, nil
+	}
+	return old, err == nil, err
 }
 
 const selectSQL = `SELECT split, item_id, annotator, background_consistency, rule_obey, visual_quality,
@@ -207,10 +241,12 @@ func scanRating(sc rowScanner) (Rating, error) {
 	var r Rating
 	var sc4 [NumDims]sql.NullInt64
 	var created, updated string
+	var flagged int
 	if err := sc.Scan(&r.Split, &r.Item, &r.Annotator, &sc4[0], &sc4[1], &sc4[2], &sc4[3],
-		&r.Flagged, &r.Comment, &created, &updated); err != nil {
+		&flagged, &r.Comment, &created, &updated); err != nil {
 		return Rating{}, err
 	}
+	r.Flagged = flagged != 0
 	for d, v := range sc4 {
 		r.Scores[d] = NoScore
 		if v.Valid {
@@ -229,8 +265,8 @@ func scanRating(sc rowScanner) (Rating, error) {
 
 // Get returns one rating, or ErrNotFound.
 func (s *Store) Get(ctx context.Context, split, item, annotator string) (Rating, error) {
-	r, err := scanRating(s.db.QueryRowContext(ctx,
-		selectSQL+" WHERE split = ? AND item_id = ? AND annotator = ?", split, item, annotator))
+	k := ratingKey{split, item, annotator}
+	r, err := scanRating(s.db.QueryRowContext(ctx, s.d.rebind(selectSQL+" WHERE "+keyWhere), k.args()...))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Rating{}, ErrNotFound
 	}
@@ -266,7 +302,7 @@ func (s *Store) List(ctx context.Context, q Query) ([]Rating, error) {
 		query += " WHERE " + strings.Join(where, " AND ")
 	}
 	query += " ORDER BY split, annotator, item_id"
-	rows, err := s.db.QueryContext(ctx, query, args...)
+	rows, err := s.db.QueryContext(ctx, s.d.rebind(query), args...)
 	if err != nil {
 		return nil, fmt.Errorf("list ratings: %w", s.explain(err))
 	}
@@ -285,26 +321,29 @@ func (s *Store) List(ctx context.Context, q Query) ([]Rating, error) {
 	return rs, nil
 }
 
-// Delete removes one rating; deleting a missing rating is not an error.
+// Delete removes one rating, recording its revision; deleting a missing
+// rating is not an error and records nothing.
 func (s *Store) Delete(ctx context.Context, split, item, annotator string) error {
-	tx, err := s.beginWrite(ctx)
+	k := ratingKey{split, item, annotator}
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		old, found, err := s.lockedRating(ctx, tx, k)
+		if err != nil || !found {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, s.d.rebind("DELETE FROM ratings WHERE "+keyWhere), k.args()...); err != nil {
+			return err
+		}
+		return s.addRevision(ctx, tx, ActionDelete, s.now().UTC(), k, &old, nil)
+	})
 	if err != nil {
 		return fmt.Errorf("delete rating of %s by %s: %w", item, annotator, err)
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, "DELETE FROM ratings WHERE split = ? AND item_id = ? AND annotator = ?",
-		split, item, annotator); err != nil {
-		return fmt.Errorf("delete rating of %s by %s: %w", item, annotator, s.explain(err))
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("delete rating of %s by %s: %w", item, annotator, s.explain(err))
 	}
 	return nil
 }
 
 // Annotators lists who has rated anything in split, sorted.
 func (s *Store) Annotators(ctx context.Context, split string) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT DISTINCT annotator FROM ratings WHERE split = ? ORDER BY annotator", split)
+	rows, err := s.db.QueryContext(ctx, s.d.rebind("SELECT DISTINCT annotator FROM ratings WHERE split = ? ORDER BY annotator"), split)
 	if err != nil {
 		return nil, fmt.Errorf("list annotators: %w", s.explain(err))
 	}
@@ -441,38 +480,38 @@ func (s *Store) Import(ctx context.Context, ratings []Rating) (ImportResult, err
 			return ImportResult{}, fmt.Errorf("import ratings: %w", err)
 		}
 	}
-	tx, err := s.beginWrite(ctx)
+	now := s.now().UTC()
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		for _, r := range ratings {
+			if r.Updated.IsZero() {
+				r.Updated = now
+			}
+			r.Updated = r.Updated.UTC()
+			old, found, err := s.lockedRating(ctx, tx, r.key())
+			switch {
+			case err != nil:
+				return err
+			case !found:
+				r.Created = r.Updated
+				res.Added++
+			case !old.Updated.Before(r.Updated):
+				res.Kept++
+				continue
+			default:
+				r.Created = old.Created
+				res.Replaced++
+			}
+			if _, err := tx.ExecContext(ctx, s.d.rebind(upsertSQL), upsertArgs(&r)...); err != nil {
+				return fmt.Errorf("rating of %s by %s: %w", r.Item, r.Annotator, err)
+			}
+			if err := s.addRevision(ctx, tx, ActionImport, now, r.key(), oldOf(old, found), &r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		return ImportResult{}, fmt.Errorf("import ratings: %w", err)
-	}
-	defer tx.Rollback()
-	now := s.now().UTC()
-	for _, r := range ratings {
-		if r.Updated.IsZero() {
-			r.Updated = now
-		}
-		r.Updated = r.Updated.UTC()
-		old, err := scanRating(tx.QueryRowContext(ctx, selectSQL+" WHERE split = ? AND item_id = ? AND annotator = ?",
-			r.Split, r.Item, r.Annotator))
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-			r.Created = r.Updated
-			res.Added++
-		case err != nil:
-			return ImportResult{}, fmt.Errorf("import ratings: %w", s.explain(err))
-		case !old.Updated.Before(r.Updated):
-			res.Kept++
-			continue
-		default:
-			r.Created = old.Created
-			res.Replaced++
-		}
-		if _, err := tx.ExecContext(ctx, upsertSQL, upsertArgs(&r)...); err != nil {
-			return ImportResult{}, fmt.Errorf("import rating of %s by %s: %w", r.Item, r.Annotator, s.explain(err))
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		return ImportResult{}, fmt.Errorf("import ratings: %w", s.explain(err))
 	}
 	return res, nil
 }

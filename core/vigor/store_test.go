@@ -140,14 +140,7 @@ func TestStoreMigrations(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "ratings.db")
 	// A database made by the first schema version, holding a rating.
-	old, err := openStore(ctx, path, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := old.Save(ctx, Rating{Split: "s", Item: "i", Annotator: "a", Scores: Scores{1, 0, 1, 0}}); err != nil {
-		t.Fatal(err)
-	}
-	old.Close()
+	legacyStore(t, path, 1, Rating{Split: "s", Item: "i", Annotator: "a", Scores: Scores{1, 0, 1, 0}})
 
 	st, err := OpenStore(ctx, path)
 	if err != nil {
