@@ -176,6 +176,17 @@ func vigorOpenStore(ctx context.Context, path string, readOnly bool) (*vigor.Sto
 	return vigor.OpenStore(ctx, path)
 }
 
+// vigorSplitQuery selects the ratings of sp's identity (its name and the
+// digest of its items, docs/formats.md "Split identity"); it reads the
+// split's files.
+func vigorSplitQuery(sp *vigor.Split) (vigor.Query, error) {
+	digest, err := sp.Digest()
+	if err != nil {
+		return vigor.Query{}, fmt.Errorf("%w (the ratings store keeps a split's ratings under the digest of its files)", err)
+	}
+	return vigor.Query{Split: sp.Name, Digest: digest}, nil
+}
+
 func vigorExport(e *env, args []string) error {
 	fs := newFlags("vigor export")
 	split := fs.String("split", "", "split folder")
@@ -209,7 +220,12 @@ func vigorExport(e *env, args []string) error {
 		return err
 	}
 	defer st.Close()
-	rs, err := st.List(ctx, vigor.Query{Split: sp.Name, Annotator: *annotator})
+	q, err := vigorSplitQuery(sp)
+	if err != nil {
+		return err
+	}
+	q.Annotator = *annotator
+	rs, err := st.List(ctx, q)
 	if err != nil {
 		return err
 	}
@@ -227,7 +243,7 @@ func vigorExport(e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "wrote %d ratings by %s to %s\n", len(rs), *annotator, *out)
 	if *revisions != "" {
-		revs, err := st.Revisions(ctx, vigor.Query{Split: sp.Name, Annotator: *annotator})
+		revs, err := st.Revisions(ctx, q)
 		if err != nil {
 			return err
 		}
@@ -276,12 +292,25 @@ func vigorImport(e *env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%v; nothing was imported", err)
 	}
+	q, err := vigorSplitQuery(sp)
+	if err != nil {
+		return fmt.Errorf("%v; nothing was imported", err)
+	}
+	for i := range rs {
+		rs[i].SplitDigest = q.Digest
+	}
 	ctx := context.Background()
 	st, err := vigorOpenStore(ctx, *db, false)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	var changed *vigor.SplitChangedError
+	if err := st.BindSplit(ctx, sp); errors.As(err, &changed) {
+		fmt.Fprintf(e.stderr, "warning: %v\n", err)
+	} else if err != nil {
+		return fmt.Errorf("%v; nothing was imported", err)
+	}
 	res, err := st.Import(ctx, rs)
 	if err != nil {
 		return fmt.Errorf("%v; nothing was imported", err)
@@ -381,7 +410,11 @@ func vigorAgree(e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		src.Stored, err = st.List(ctx, vigor.Query{Split: sp.Name})
+		q, err := vigorSplitQuery(sp)
+		if err != nil {
+			return err
+		}
+		src.Stored, err = st.List(ctx, q)
 		st.Close()
 		if err != nil {
 			return err

@@ -108,7 +108,11 @@ func (f *vigorCampaignFlags) input(e *env) (vigor.Input, error) {
 		if err != nil {
 			return in, err
 		}
-		stored, err := st.List(ctx, vigor.Query{Split: sp.Name})
+		q, err := vigorSplitQuery(sp)
+		if err != nil {
+			return vigor.Input{}, err
+		}
+		stored, err := st.List(ctx, q)
 		st.Close()
 		if err != nil {
 			return in, err

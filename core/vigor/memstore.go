@@ -20,7 +20,7 @@ type MemStore struct {
 	now     func() time.Time
 }
 
-type ratingKey struct{ split, item, annotator string }
+type ratingKey struct{ split, digest, item, annotator string }
 
 // NewMemStore makes an empty store.
 func NewMemStore() *MemStore {
@@ -34,7 +34,7 @@ func (s *MemStore) Save(_ context.Context, r Rating) (Rating, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	k := ratingKey{r.Split, r.Item, r.Annotator}
+	k := r.key()
 	now := s.now().UTC()
 	r.Created, r.Updated = now, now
 	old, found := s.ratings[k]
@@ -42,7 +42,7 @@ func (s *MemStore) Save(_ context.Context, r Rating) (Rating, error) {
 		r.Created = old.Created
 	}
 	s.ratings[k] = r
-	s.revs = append(s.revs, Revision{ID: int64(len(s.revs) + 1), Split: r.Split, Item: r.Item, Annotator: r.Annotator,
+	s.revs = append(s.revs, Revision{ID: int64(len(s.revs) + 1), Split: r.Split, SplitDigest: r.SplitDigest, Item: r.Item, Annotator: r.Annotator,
 		Action: ActionSave, At: now, Old: valuesOf(oldOf(old, found)), New: valuesOf(&r)})
 	return r, nil
 }
@@ -54,7 +54,7 @@ func (s *MemStore) Revisions(_ context.Context, q Query) ([]Revision, error) {
 	q.FlaggedOnly = false // as Store.Revisions
 	var revs []Revision
 	for _, rv := range s.revs {
-		if q.Matches(Rating{Split: rv.Split, Item: rv.Item, Annotator: rv.Annotator}) {
+		if q.Matches(Rating{Split: rv.Split, SplitDigest: rv.SplitDigest, Item: rv.Item, Annotator: rv.Annotator}) {
 			revs = append(revs, rv)
 		}
 	}
@@ -75,9 +75,11 @@ func (s *MemStore) List(_ context.Context, q Query) ([]Rating, error) {
 	return rs, nil
 }
 
-// Ratings is Store.Ratings.
+// Ratings is Store.Ratings; a split without a known identity (its files
+// unread) selects by name alone.
 func (s *MemStore) Ratings(ctx context.Context, sp *Split, annotator string) (map[string]Rating, error) {
-	rs, err := s.List(ctx, Query{Split: sp.Name, Annotator: annotator})
+	digest, _ := sp.Digest()
+	rs, err := s.List(ctx, Query{Split: sp.Name, Digest: digest, Annotator: annotator})
 	return byItem(rs), err
 }
 
@@ -90,14 +92,16 @@ func (s *MemStore) Annotators(ctx context.Context, split string) ([]string, erro
 // Matches reports whether r is one of the ratings q selects: the meaning
 // of a query for every store (Store.List says it in SQL).
 func (q Query) Matches(r Rating) bool {
-	return (q.Split == "" || q.Split == r.Split) && (q.Annotator == "" || q.Annotator == r.Annotator) &&
+	return (q.Split == "" || q.Split == r.Split) && (q.Digest == "" || r.SplitDigest == q.Digest || r.SplitDigest == "") &&
+		(q.Annotator == "" || q.Annotator == r.Annotator) &&
 		(q.Item == "" || q.Item == r.Item) && (!q.FlaggedOnly || r.Flagged)
 }
 
 // sortRatings puts ratings in the order every store lists them.
 func sortRatings(rs []Rating) {
 	slices.SortFunc(rs, func(a, b Rating) int {
-		return cmp.Or(cmp.Compare(a.Split, b.Split), cmp.Compare(a.Annotator, b.Annotator), cmp.Compare(a.Item, b.Item))
+		return cmp.Or(cmp.Compare(a.Split, b.Split), cmp.Compare(a.Annotator, b.Annotator), cmp.Compare(a.Item, b.Item),
+			cmp.Compare(a.SplitDigest, b.SplitDigest))
 	})
 }
 

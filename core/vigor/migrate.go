@@ -56,6 +56,38 @@ var migrations = []string{
 		new_comment                TEXT
 	);
 	CREATE INDEX revisions_by_rating ON revisions (split, annotator, item_id, id);`,
+	// 4: split identities (docs/formats.md, "Split identity"). Ratings and
+	// revisions carry the split's digest; '' marks those made before, which
+	// the first split of that name opened claims (Store.BindSplit).
+	`CREATE TABLE splits (
+		name       TEXT NOT NULL,
+		digest     TEXT NOT NULL CHECK (digest <> ''),
+		first_seen TEXT NOT NULL,
+		PRIMARY KEY (name, digest)
+	);
+	CREATE TABLE ratings_v4 (
+		split                  TEXT NOT NULL CHECK (split <> ''),
+		split_digest           TEXT NOT NULL DEFAULT '',
+		item_id                TEXT NOT NULL CHECK (item_id <> ''),
+		annotator              TEXT NOT NULL CHECK (annotator <> ''),
+		background_consistency INTEGER CHECK (background_consistency BETWEEN 0 AND 100),
+		rule_obey              INTEGER CHECK (rule_obey BETWEEN 0 AND 100),
+		visual_quality         INTEGER CHECK (visual_quality BETWEEN 0 AND 100),
+		reasoning              INTEGER CHECK (reasoning BETWEEN 0 AND 100),
+		flagged                INTEGER NOT NULL DEFAULT 0 CHECK (flagged IN (0, 1)),
+		comment                TEXT NOT NULL DEFAULT '',
+		created_at             TEXT NOT NULL,
+		updated_at             TEXT NOT NULL,
+		PRIMARY KEY (split, split_digest, item_id, annotator)
+	) WITHOUT ROWID;
+	INSERT INTO ratings_v4 (split, split_digest, item_id, annotator, background_consistency, rule_obey,
+		visual_quality, reasoning, flagged, comment, created_at, updated_at)
+	SELECT split, '', item_id, annotator, background_consistency, rule_obey,
+		visual_quality, reasoning, flagged, comment, created_at, updated_at FROM ratings;
+	DROP TABLE ratings;
+	ALTER TABLE ratings_v4 RENAME TO ratings;
+	CREATE INDEX ratings_by_annotator ON ratings (split, split_digest, annotator, item_id);
+	ALTER TABLE revisions ADD COLUMN split_digest TEXT NOT NULL DEFAULT '';`,
 }
 
 // schemaVersion is the version this build writes.

@@ -16,8 +16,11 @@ import (
 
 // Rating is one annotator's scores for one item of one split.
 type Rating struct {
-	Split     string
-	Item      string
+	Split string
+	// SplitDigest is the split's identity beside its name (Split.Digest);
+	// "" for a rating not yet bound to one (docs/formats.md, "Split identity").
+	SplitDigest string
+	Item        string
 	Annotator string
 	Scores    Scores // on the item's track scale; NoScore where not scored yet
 	Flagged   bool
@@ -147,10 +150,10 @@ func nullScore(v int) sql.NullInt64 {
 }
 
 const upsertSQL = `INSERT INTO ratings
-	(split, item_id, annotator, background_consistency, rule_obey, visual_quality, reasoning,
+	(split, split_digest, item_id, annotator, background_consistency, rule_obey, visual_quality, reasoning,
 	 flagged, comment, created_at, updated_at)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-	ON CONFLICT (split, item_id, annotator) DO UPDATE SET
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	ON CONFLICT (split, split_digest, item_id, annotator) DO UPDATE SET
 	 background_consistency = excluded.background_consistency,
 	 rule_obey = excluded.rule_obey,
 	 visual_quality = excluded.visual_quality,
@@ -167,7 +170,7 @@ func boolInt(b bool) int {
 }
 
 func upsertArgs(r *Rating) []any {
-	return []any{r.Split, r.Item, r.Annotator,
+	return []any{r.Split, r.SplitDigest, r.Item, r.Annotator,
 		nullScore(r.Scores[0]), nullScore(r.Scores[1]), nullScore(r.Scores[2]), nullScore(r.Scores[3]),
 		boolInt(r.Flagged), r.Comment, timeText(r.Created), timeText(r.Updated)}
 }
@@ -232,7 +235,7 @@ func (s *Store) lockedRating(ctx context.Context, tx *sql.Tx, k ratingKey) (Rati
 	return old, err == nil, err
 }
 
-const selectSQL = `SELECT split, item_id, annotator, background_consistency, rule_obey, visual_quality,
+const selectSQL = `SELECT split, split_digest, item_id, annotator, background_consistency, rule_obey, visual_quality,
 	reasoning, flagged, comment, created_at, updated_at FROM ratings`
 
 type rowScanner interface{ Scan(dest ...any) error }
@@ -242,7 +245,7 @@ func scanRating(sc rowScanner) (Rating, error) {
 	var sc4 [NumDims]sql.NullInt64
 	var created, updated string
 	var flagged int
-	if err := sc.Scan(&r.Split, &r.Item, &r.Annotator, &sc4[0], &sc4[1], &sc4[2], &sc4[3],
+	if err := sc.Scan(&r.Split, &r.SplitDigest, &r.Item, &r.Annotator, &sc4[0], &sc4[1], &sc4[2], &sc4[3],
 		&flagged, &r.Comment, &created, &updated); err != nil {
 		return Rating{}, err
 	}
@@ -263,10 +266,13 @@ func scanRating(sc rowScanner) (Rating, error) {
 	return r, nil
 }
 
-// Get returns one rating, or ErrNotFound.
+// Get returns one rating by the split's name, or ErrNotFound. Where
+// several identities of the split hold one, it is the one updated last; to
+// read one identity's, use List with Query.Digest.
 func (s *Store) Get(ctx context.Context, split, item, annotator string) (Rating, error) {
-	k := ratingKey{split, item, annotator}
-	r, err := scanRating(s.db.QueryRowContext(ctx, s.d.rebind(selectSQL+" WHERE "+keyWhere), k.args()...))
+	r, err := scanRating(s.db.QueryRowContext(ctx, s.d.rebind(selectSQL+
+		" WHERE split = ? AND item_id = ? AND annotator = ? ORDER BY updated_at DESC, split_digest LIMIT 1"),
+		split, item, annotator))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Rating{}, ErrNotFound
 	}
@@ -278,22 +284,34 @@ func (s *Store) Get(ctx context.Context, split, item, annotator string) (Rating,
 
 // Query selects ratings; empty fields match everything.
 type Query struct {
-	Split       string
+	Split string
+	// Digest selects one identity of the split (Split.Digest): its ratings
+	// and those not yet bound to any identity.
+	Digest      string
 	Annotator   string
 	Item        string
 	FlaggedOnly bool
 }
 
-// List returns the ratings matching q, ordered by split, annotator, item.
-func (s *Store) List(ctx context.Context, q Query) ([]Rating, error) {
-	var where []string
-	var args []any
+// where is q's condition on the columns ratings and revisions share,
+// without FlaggedOnly.
+func (q Query) where() (where []string, args []any) {
 	for _, c := range []struct{ col, v string }{{"split", q.Split}, {"annotator", q.Annotator}, {"item_id", q.Item}} {
 		if c.v != "" {
 			where = append(where, c.col+" = ?")
 			args = append(args, c.v)
 		}
 	}
+	if q.Digest != "" {
+		where = append(where, "split_digest IN (?, '')")
+		args = append(args, q.Digest)
+	}
+	return where, args
+}
+
+// List returns the ratings matching q, ordered by split, annotator, item.
+func (s *Store) List(ctx context.Context, q Query) ([]Rating, error) {
+	where, args := q.where()
 	if q.FlaggedOnly {
 		where = append(where, "flagged = 1")
 	}
@@ -301,7 +319,7 @@ func (s *Store) List(ctx context.Context, q Query) ([]Rating, error) {
 	if len(where) > 0 {
 		query += " WHERE " + strings.Join(where, " AND ")
 	}
-	query += " ORDER BY split, annotator, item_id"
+	query += " ORDER BY split, annotator, item_id, split_digest"
 	rows, err := s.db.QueryContext(ctx, s.d.rebind(query), args...)
 	if err != nil {
 		return nil, fmt.Errorf("list ratings: %w", s.explain(err))
@@ -321,10 +339,10 @@ func (s *Store) List(ctx context.Context, q Query) ([]Rating, error) {
 	return rs, nil
 }
 
-// Delete removes one rating, recording its revision; deleting a missing
-// rating is not an error and records nothing.
-func (s *Store) Delete(ctx context.Context, split, item, annotator string) error {
-	k := ratingKey{split, item, annotator}
+// Delete removes one rating of the split's identity digest, recording its
+// revision; deleting a missing rating is not an error and records nothing.
+func (s *Store) Delete(ctx context.Context, split, digest, item, annotator string) error {
+	k := ratingKey{split, digest, item, annotator}
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		old, found, err := s.lockedRating(ctx, tx, k)
 		if err != nil || !found {
@@ -414,19 +432,46 @@ func ProgressOf(sp *Split, ratings []Rating) Progress {
 	return p
 }
 
-// Ratings returns annotator's ratings of sp keyed by item id — what a
-// rating pane loads once when it opens a split.
+// Ratings returns annotator's ratings of sp (of its identity) keyed by item
+// id — what a rating pane loads once when it opens a split. On a writable
+// store it first binds sp (BindSplit), not reporting a change of items:
+// call BindSplit for that.
 func (s *Store) Ratings(ctx context.Context, sp *Split, annotator string) (map[string]Rating, error) {
-	rs, err := s.List(ctx, Query{Split: sp.Name, Annotator: annotator})
+	q, err := s.splitQuery(ctx, sp)
+	if err != nil {
+		return nil, err
+	}
+	q.Annotator = annotator
+	rs, err := s.List(ctx, q)
 	if err != nil {
 		return nil, err
 	}
 	return byItem(rs), nil
 }
 
+// splitQuery binds sp on a writable store and selects its identity.
+func (s *Store) splitQuery(ctx context.Context, sp *Split) (Query, error) {
+	digest, err := sp.Digest()
+	if err != nil {
+		return Query{}, err
+	}
+	if !s.readOnly {
+		var changed *SplitChangedError
+		if err := s.BindSplit(ctx, sp); err != nil && !errors.As(err, &changed) {
+			return Query{}, err
+		}
+	}
+	return Query{Split: sp.Name, Digest: digest}, nil
+}
+
 // Progress returns annotator's progress through sp.
 func (s *Store) Progress(ctx context.Context, sp *Split, annotator string) (Progress, error) {
-	rs, err := s.List(ctx, Query{Split: sp.Name, Annotator: annotator})
+	q, err := s.splitQuery(ctx, sp)
+	if err != nil {
+		return Progress{}, err
+	}
+	q.Annotator = annotator
+	rs, err := s.List(ctx, q)
 	if err != nil {
 		return Progress{}, err
 	}

@@ -36,9 +36,10 @@ type Values struct {
 // Revision is one change of one rating, appended in the transaction that
 // made it (docs/formats.md, "Ratings store").
 type Revision struct {
-	ID        int64 // increasing in the order the changes committed
-	Split     string
-	Item      string
+	ID          int64 // increasing in the order the changes committed
+	Split       string
+	SplitDigest string // the split's identity; "" for a change made before identities
+	Item        string
 	Annotator string // who made the change: the rater whose rating it is
 	Action    Action
 	At        time.Time // UTC
@@ -62,16 +63,18 @@ func oldOf(old Rating, found bool) *Rating {
 }
 
 // keyWhere selects one rating by its key (ratingKey.args order).
-const keyWhere = "split = ? AND item_id = ? AND annotator = ?"
+const keyWhere = "split = ? AND split_digest = ? AND item_id = ? AND annotator = ?"
 
-func (k ratingKey) args() []any { return []any{k.split, k.item, k.annotator} }
+func (k ratingKey) args() []any { return []any{k.split, k.digest, k.item, k.annotator} }
 
 // String is the key as one text, for per-rating locks.
-func (k ratingKey) String() string { return k.split + "\x00" + k.item + "\x00" + k.annotator }
+func (k ratingKey) String() string {
+	return k.split + "\x00" + k.digest + "\x00" + k.item + "\x00" + k.annotator
+}
 
-func (r *Rating) key() ratingKey { return ratingKey{r.Split, r.Item, r.Annotator} }
+func (r *Rating) key() ratingKey { return ratingKey{r.Split, r.SplitDigest, r.Item, r.Annotator} }
 
-const revisionColumns = `id, split, item_id, annotator, action, at,
+const revisionColumns = `id, split, split_digest, item_id, annotator, action, at,
 	old_background_consistency, old_rule_obey, old_visual_quality, old_reasoning, old_flagged, old_comment,
 	new_background_consistency, new_rule_obey, new_visual_quality, new_reasoning, new_flagged, new_comment`
 
@@ -89,7 +92,7 @@ func (s *Store) addRevision(ctx context.Context, tx *sql.Tx, a Action, at time.T
 	args = append(args, valueArgs(valuesOf(old))...)
 	args = append(args, valueArgs(valuesOf(new))...)
 	_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO revisions (`+strings.TrimPrefix(revisionColumns, "id, ")+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`), args...)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`), args...)
 	if err != nil {
 		return fmt.Errorf("record the revision: %w", err)
 	}
@@ -124,14 +127,7 @@ func (n *nullValues) values() *Values {
 // Revisions lists the revisions of the ratings q selects, oldest first
 // (q.FlaggedOnly is ignored: a revision is not flagged, its values may be).
 func (s *Store) Revisions(ctx context.Context, q Query) ([]Revision, error) {
-	var where []string
-	var args []any
-	for _, c := range []struct{ col, v string }{{"split", q.Split}, {"annotator", q.Annotator}, {"item_id", q.Item}} {
-		if c.v != "" {
-			where = append(where, c.col+" = ?")
-			args = append(args, c.v)
-		}
-	}
+	where, args := q.where()
 	query := "SELECT " + revisionColumns + " FROM revisions"
 	if len(where) > 0 {
 		query += " WHERE " + strings.Join(where, " AND ")
@@ -147,7 +143,7 @@ func (s *Store) Revisions(ctx context.Context, q Query) ([]Revision, error) {
 		var rv Revision
 		var action, at string
 		var old, new nullValues
-		dest := append([]any{&rv.ID, &rv.Split, &rv.Item, &rv.Annotator, &action, &at}, old.dest()...)
+		dest := append([]any{&rv.ID, &rv.Split, &rv.SplitDigest, &rv.Item, &rv.Annotator, &action, &at}, old.dest()...)
 		if err := rows.Scan(append(dest, new.dest()...)...); err != nil {
 			return nil, fmt.Errorf("list revisions: %w", s.explain(err))
 		}
@@ -168,7 +164,7 @@ func (s *Store) Revisions(ctx context.Context, q Query) ([]Revision, error) {
 // "Ratings store"); the JSONL keys are the same names. An empty old_flagged
 // means there was no rating before, an empty new_flagged that it was deleted.
 var RevisionColumns = [...]string{
-	"revision", "split", "item_id", "annotator", "action", "at",
+	"revision", "split", "split_digest", "item_id", "annotator", "action", "at",
 	"old_background_consistency", "old_rule_obey", "old_visual_quality", "old_reasoning", "old_flagged", "old_comment",
 	"new_background_consistency", "new_rule_obey", "new_visual_quality", "new_reasoning", "new_flagged", "new_comment",
 }
@@ -177,7 +173,7 @@ var RevisionColumns = [...]string{
 // entry is an absent value (empty in CSV, null in JSONL).
 func revisionRecord(rv Revision) []*string {
 	str := func(s string) *string { return &s }
-	rec := []*string{str(strconv.FormatInt(rv.ID, 10)), str(rv.Split), str(rv.Item), str(rv.Annotator),
+	rec := []*string{str(strconv.FormatInt(rv.ID, 10)), str(rv.Split), str(rv.SplitDigest), str(rv.Item), str(rv.Annotator),
 		str(string(rv.Action)), str(timeText(rv.At))}
 	for _, v := range []*Values{rv.Old, rv.New} {
 		if v == nil {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -25,7 +26,10 @@ func legacyStore(t *testing.T, path string, version int, rs ...Rating) {
 	defer st.Close()
 	for _, r := range rs {
 		r.Created, r.Updated = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-		if _, err := st.db.ExecContext(ctx, upsertSQL, upsertArgs(&r)...); err != nil {
+		// The columns every version before 4 had.
+		if _, err := st.db.ExecContext(ctx, `INSERT INTO ratings (split, item_id, annotator, background_consistency,
+			rule_obey, visual_quality, reasoning, flagged, comment, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, slices.Delete(upsertArgs(&r), 1, 2)...); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -45,10 +49,10 @@ func TestRevisions(t *testing.T) {
 		r.Scores[1], r.Comment = 0, "second"
 		mustSave(t, st, r)
 		mustSave(t, st, Rating{Split: "s", Item: "r-0002", Annotator: "bob", Scores: Unscored(), Flagged: true})
-		if err := st.Delete(ctx, "s", "r-0001", "ann"); err != nil {
+		if err := st.Delete(ctx, "s", "", "r-0001", "ann"); err != nil {
 			t.Fatal(err)
 		}
-		if err := st.Delete(ctx, "s", "r-0001", "ann"); err != nil { // nothing left: no revision
+		if err := st.Delete(ctx, "s", "", "r-0001", "ann"); err != nil { // nothing left: no revision
 			t.Fatal(err)
 		}
 		if _, err := st.Import(ctx, []Rating{{Split: "s", Item: "r-0001", Annotator: "ann", Scores: Scores{0, 0, 0, 0},
@@ -91,8 +95,8 @@ func TestRevisions(t *testing.T) {
 func TestRevisionsExport(t *testing.T) {
 	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	revs := []Revision{
-		{ID: 1, Split: "s", Item: "r-1", Annotator: "a", Action: ActionSave, At: at, New: vals(Scores{1, 0, NoScore, 1}, true, "=1+1")},
-		{ID: 2, Split: "s", Item: "r-1", Annotator: "a", Action: ActionDelete, At: at, Old: vals(Scores{1, 0, NoScore, 1}, true, "=1+1")},
+		{ID: 1, Split: "s", SplitDigest: "d1", Item: "r-1", Annotator: "a", Action: ActionSave, At: at, New: vals(Scores{1, 0, NoScore, 1}, true, "=1+1")},
+		{ID: 2, Split: "s", SplitDigest: "d1", Item: "r-1", Annotator: "a", Action: ActionDelete, At: at, Old: vals(Scores{1, 0, NoScore, 1}, true, "=1+1")},
 	}
 	var b bytes.Buffer
 	if err := WriteRevisions(&b, CSV, revs); err != nil {
@@ -104,8 +108,8 @@ func TestRevisionsExport(t *testing.T) {
 	}
 	want := [][]string{
 		RevisionColumns[:],
-		{"1", "s", "r-1", "a", "save", "2026-03-01T12:00:00Z", "", "", "", "", "", "", "1", "0", "", "1", "true", "'=1+1"},
-		{"2", "s", "r-1", "a", "delete", "2026-03-01T12:00:00Z", "1", "0", "", "1", "true", "'=1+1", "", "", "", "", "", ""},
+		{"1", "s", "d1", "r-1", "a", "save", "2026-03-01T12:00:00Z", "", "", "", "", "", "", "1", "0", "", "1", "true", "'=1+1"},
+		{"2", "s", "d1", "r-1", "a", "delete", "2026-03-01T12:00:00Z", "1", "0", "", "1", "true", "'=1+1", "", "", "", "", "", ""},
 	}
 	if !reflect.DeepEqual(recs, want) {
 		t.Errorf("CSV:\n got %q\nwant %q", recs, want)
@@ -119,7 +123,7 @@ func TestRevisionsExport(t *testing.T) {
 	if err := json.Unmarshal([]byte(lines[0]), &first); err != nil || len(lines) != 2 {
 		t.Fatalf("JSONL %q: %v", b.String(), err)
 	}
-	wantFirst := map[string]any{"revision": 1.0, "split": "s", "item_id": "r-1", "annotator": "a", "action": "save",
+	wantFirst := map[string]any{"revision": 1.0, "split": "s", "split_digest": "d1", "item_id": "r-1", "annotator": "a", "action": "save",
 		"at": "2026-03-01T12:00:00Z", "old_background_consistency": nil, "old_rule_obey": nil, "old_visual_quality": nil,
 		"old_reasoning": nil, "old_flagged": nil, "old_comment": nil, "new_background_consistency": 1.0, "new_rule_obey": 0.0,
 		"new_visual_quality": nil, "new_reasoning": 1.0, "new_flagged": true, "new_comment": "=1+1"}

@@ -86,7 +86,7 @@ func TestStoreSaveGetListDelete(t *testing.T) {
 	if strings.Join(names, ",") != "ann,other" {
 		t.Errorf("annotators = %v", names)
 	}
-	if err := st.Delete(ctx, "s", "r-0001", "ann"); err != nil {
+	if err := st.Delete(ctx, "s", "", "r-0001", "ann"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := st.Get(ctx, "s", "r-0001", "ann"); !errors.Is(err, ErrNotFound) {
