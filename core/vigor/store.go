@@ -21,12 +21,12 @@ type Rating struct {
 	// "" for a rating not yet bound to one (docs/formats.md, "Split identity").
 	SplitDigest string
 	Item        string
-	Annotator string
-	Scores    Scores // on the item's track scale; NoScore where not scored yet
-	Flagged   bool
-	Comment   string
-	Created   time.Time // UTC; set by the store
-	Updated   time.Time // UTC; set by the store on Save, kept by Import
+	Annotator   string
+	Scores      Scores // on the item's track scale; NoScore where not scored yet
+	Flagged     bool
+	Comment     string
+	Created     time.Time // UTC; set by the store
+	Updated     time.Time // UTC; set by the store on Save, kept by Import
 }
 
 // ErrNotFound is returned by Store.Get for a rating that does not exist.

@@ -40,11 +40,11 @@ type Revision struct {
 	Split       string
 	SplitDigest string // the split's identity; "" for a change made before identities
 	Item        string
-	Annotator string // who made the change: the rater whose rating it is
-	Action    Action
-	At        time.Time // UTC
-	Old       *Values   // nil: there was no rating before
-	New       *Values   // nil: the rating was deleted
+	Annotator   string // who made the change: the rater whose rating it is
+	Action      Action
+	At          time.Time // UTC
+	Old         *Values   // nil: there was no rating before
+	New         *Values   // nil: the rating was deleted
 }
 
 func valuesOf(r *Rating) *Values {
