@@ -40,6 +40,7 @@ type Store struct {
 	d        *dialect
 	path     string // the SQLite file, or the server's address without the password
 	now      func() time.Time
+	secret   string // the server password, never shown (redact)
 	readOnly bool
 	damaged  atomic.Pointer[error] // set when SQLite reported corruption
 }
@@ -81,7 +82,7 @@ func (s *Store) checkPragmas(ctx context.Context) error {
 	return nil
 }
 
-// Path is the database file.
+// Path is the database file, or the server's URL without its password.
 func (s *Store) Path() string { return s.path }
 
 // Close closes the database.

@@ -219,6 +219,9 @@ func (s *Store) beginWrite(ctx context.Context) (*sql.Tx, error) {
 // explain turns SQLite's error codes into what a person can act on, and
 // remembers corruption so that no later write goes into the file.
 func (s *Store) explain(err error) error {
+	if err != nil && s.d == postgresDialect {
+		return s.redact(s.explainServer(err))
+	}
 	switch {
 	case err == nil:
 		return nil

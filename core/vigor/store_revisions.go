@@ -67,9 +67,10 @@ const keyWhere = "split = ? AND split_digest = ? AND item_id = ? AND annotator =
 
 func (k ratingKey) args() []any { return []any{k.split, k.digest, k.item, k.annotator} }
 
-// String is the key as one text, for per-rating locks.
+// String is the key as one text, for per-rating locks. The unit separator
+// cannot occur in names (checkID refuses control characters).
 func (k ratingKey) String() string {
-	return k.split + "\x00" + k.digest + "\x00" + k.item + "\x00" + k.annotator
+	return k.split + "\x1f" + k.digest + "\x1f" + k.item + "\x1f" + k.annotator
 }
 
 func (r *Rating) key() ratingKey { return ratingKey{r.Split, r.SplitDigest, r.Item, r.Annotator} }

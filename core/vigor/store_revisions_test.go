@@ -178,7 +178,10 @@ func mustSave(t *testing.T, st *Store, r Rating) Rating {
 	return saved
 }
 
-// forEachStore runs fn against a fresh store of every backend.
+// forEachStore runs fn against a fresh store of every backend: the store
+// suite is one set of tests for both (PostgreSQL skips, saying why, where
+// no server can be started).
 func forEachStore(t *testing.T, fn func(t *testing.T, st *Store)) {
 	t.Run("sqlite", func(t *testing.T) { fn(t, openTestStore(t)) })
+	t.Run("postgres", func(t *testing.T) { fn(t, openPostgresTestStore(t)) })
 }
