@@ -107,16 +107,23 @@ func migrate(ctx context.Context, db *sql.DB, d *dialect, target int) error {
 }
 
 func migrateStep(ctx context.Context, db *sql.DB, d *dialect, target int) (done bool, err error) {
-	tx, err := db.BeginTx(ctx, nil)
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return false, fmt.Errorf("migrate ratings store: %w", err)
+	}
+	defer conn.Close()
+	if d.lockMigrations != nil {
+		unlock, err := d.lockMigrations(ctx, conn)
+		if err != nil {
+			return false, fmt.Errorf("migrate ratings store: %w", err)
+		}
+		defer unlock() // after the transaction ended (defers run last first)
+	}
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return false, fmt.Errorf("migrate ratings store: %w", err)
 	}
 	defer tx.Rollback()
-	if d.lockMigrations != nil {
-		if err := d.lockMigrations(ctx, tx); err != nil {
-			return false, fmt.Errorf("migrate ratings store: %w", err)
-		}
-	}
 	v, err := d.readVersion(ctx, tx)
 	if err != nil {
 		return false, fmt.Errorf("migrate ratings store: read schema version: %w", err)

@@ -16,11 +16,13 @@ type dialect struct {
 	serial string
 	// numbered placeholders ($1, $2, …) instead of ?.
 	numbered bool
-	// readVersion reads the schema version inside a migration transaction,
-	// lockMigrations (if set) first serialises migrations between processes.
+	// readVersion reads the schema version inside a migration transaction;
+	// lockMigrations (if set) first serialises migrations between processes
+	// on the connection the transaction will use, before it begins, and
+	// returns the unlock.
 	readVersion    func(ctx context.Context, q querier) (int, error)
 	writeVersion   func(ctx context.Context, tx *sql.Tx, v int) error
-	lockMigrations func(ctx context.Context, tx *sql.Tx) error
+	lockMigrations func(ctx context.Context, conn *sql.Conn) (unlock func(), err error)
 	// lockRating serialises writers of one rating inside a transaction, so
 	// a revision's old values are the ones it replaced. SQLite needs none:
 	// its write transactions take the database's write lock at BEGIN.
@@ -63,9 +65,11 @@ var postgresDialect = &dialect{
 		return v, err
 	},
 	writeVersion: func(context.Context, *sql.Tx, int) error { return nil }, // schema_migrations is the version
-	lockMigrations: func(ctx context.Context, tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock($1)", pgMigrationLock)
-		return err
+	lockMigrations: func(ctx context.Context, conn *sql.Conn) (func(), error) {
+		if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", pgMigrationLock); err != nil {
+			return nil, err
+		}
+		return func() { conn.ExecContext(context.Background(), "SELECT pg_advisory_unlock($1)", pgMigrationLock) }, nil
 	},
 	lockRating: func(ctx context.Context, tx *sql.Tx, key string) error {
 		_, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", key)

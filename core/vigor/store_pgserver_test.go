@@ -116,7 +116,9 @@ func startPostgres() (*pgServer, error) {
 			return nil, err
 		}
 		s.runAs = []string{"runuser", "-u", "nobody", "--"}
-		defer func() { filepath.Walk(dir, func(p string, _ os.FileInfo, _ error) error { return os.Chown(p, uid, gid) }) }()
+		defer func() {
+			filepath.Walk(dir, func(p string, _ os.FileInfo, _ error) error { return os.Chown(p, uid, gid) })
+		}()
 	}
 	pw := filepath.Join(dir, "pw")
 	if err := os.WriteFile(pw, []byte(pgTestPassword+"\n"), 0o644); err != nil {
@@ -218,10 +220,26 @@ func (s *pgServer) stop() {
 		return
 	default:
 	}
-	s.cmd.Process.Signal(syscall.SIGINT)
+	// Signal the postmaster itself (runuser may stand between), then wait
+	// for it to remove its pid file: only then may a new one start.
+	pidFile := filepath.Join(s.data, "postmaster.pid")
+	pid := s.cmd.Process.Pid
+	if data, err := os.ReadFile(pidFile); err == nil {
+		if p, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(string(data), "\n", 2)[0])); err == nil {
+			pid = p
+		}
+	}
+	syscall.Kill(pid, syscall.SIGINT)
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if _, err := os.Stat(pidFile); os.IsNotExist(err) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	select {
 	case <-s.exited:
-	case <-time.After(30 * time.Second):
+	case <-time.After(10 * time.Second):
 		syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
 		<-s.exited
 	}

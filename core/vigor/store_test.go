@@ -28,9 +28,10 @@ func openTestStore(t *testing.T) *Store {
 	return st
 }
 
-func TestStoreSaveGetListDelete(t *testing.T) {
+func TestStoreSaveGetListDelete(t *testing.T) { forEachStore(t, testStoreSaveGetListDelete) }
+
+func testStoreSaveGetListDelete(t *testing.T, st *Store) {
 	ctx := context.Background()
-	st := openTestStore(t)
 	clock := time.Date(2026, 3, 1, 12, 0, 0, 123456789, time.FixedZone("X", 3600))
 	st.now = func() time.Time { return clock }
 
@@ -170,9 +171,10 @@ func TestStoreMigrations(t *testing.T) {
 	}
 }
 
-func TestStoreProgressAndNextUnrated(t *testing.T) {
+func TestStoreProgressAndNextUnrated(t *testing.T) { forEachStore(t, testStoreProgressAndNextUnrated) }
+
+func testStoreProgressAndNextUnrated(t *testing.T, st *Store) {
 	ctx := context.Background()
-	st := openTestStore(t)
 	sp := SyntheticSplit("prog", 3, 2) // r-0001..r-0003, p-0001..p-0002
 	save := func(item string, s Scores, flagged bool) {
 		t.Helper()
