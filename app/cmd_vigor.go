@@ -51,7 +51,9 @@ ViGoR-Bench meta-evaluation: splits, ratings, judge runs, agreement.
       judge runs per condition under DIR/simulated/; prints the commands to
       analyse it
 
-The ratings store defaults to the app's: the user config folder, jigbench/ratings.db.
+--db takes a SQLite file or a PostgreSQL URL (postgres://user[:password]@host[:port]/db,
+shared by several laptops); without it, $JIGBENCH_DB, else the app's own store: the user
+config folder, jigbench/ratings.db. Passwords are never printed.
 `
 
 func init() {
@@ -160,20 +162,16 @@ func vigorPlural(n int) string {
 // it only counts them, as score does.
 const maxListedWarnings = 20
 
-// vigorOpenStore opens the ratings store at path, or the default one;
-// readers open it read-only, so they neither wait for a writer nor need
-// write access.
-func vigorOpenStore(ctx context.Context, path string, readOnly bool) (*vigor.Store, error) {
-	if path == "" {
-		var err error
-		if path, err = vigor.DefaultStorePath(); err != nil {
-			return nil, err
-		}
+// vigorOpenStore opens the ratings store --db names (a SQLite file or a
+// postgres:// URL), else $JIGBENCH_DB, else the app's; readers open a
+// SQLite file read-only, so they neither wait for a writer nor need write
+// access.
+func vigorOpenStore(ctx context.Context, db string, readOnly bool) (*vigor.Store, error) {
+	loc, err := vigor.StoreLocation(db)
+	if err != nil {
+		return nil, err
 	}
-	if readOnly {
-		return vigor.OpenStoreReadOnly(ctx, path)
-	}
-	return vigor.OpenStore(ctx, path)
+	return vigor.OpenStoreAt(ctx, loc, readOnly)
 }
 
 // vigorSplitQuery selects the ratings of sp's identity (its name and the
@@ -193,7 +191,7 @@ func vigorExport(e *env, args []string) error {
 	annotator := fs.String("annotator", "", "annotator name")
 	out := fs.String("out", "", "output file (.csv or .jsonl)")
 	revisions := fs.String("revisions", "", "also write the annotator's revisions of the split (.csv or .jsonl)")
-	db := fs.String("db", "", "ratings store (default: the app's)")
+	db := fs.String("db", "", "ratings store: a SQLite file or postgres:// URL (default: $JIGBENCH_DB, else the app's)")
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
@@ -274,7 +272,7 @@ func sortBySplit(sp *vigor.Split, rs []vigor.Rating) {
 func vigorImport(e *env, args []string) error {
 	fs := newFlags("vigor import")
 	split := fs.String("split", "", "split folder")
-	db := fs.String("db", "", "ratings store (default: the app's)")
+	db := fs.String("db", "", "ratings store: a SQLite file or postgres:// URL (default: $JIGBENCH_DB, else the app's)")
 	if err := parseFlags(fs, args, true); err != nil {
 		return err
 	}
@@ -385,7 +383,7 @@ func vigorAgree(e *env, args []string) error {
 	seed := fs.Uint64("seed", 1, "bootstrap seed")
 	sample := fs.Bool("sample-variance", false, "divide variances by n−1 instead of n")
 	useStore := fs.Bool("store", false, "add the ratings store's ratings of the split")
-	db := fs.String("db", "", "ratings store (default: the app's)")
+	db := fs.String("db", "", "ratings store: a SQLite file or postgres:// URL (default: $JIGBENCH_DB, else the app's)")
 	if err := parseFlags(fs, vigorExpandLists(args, "humans", "judge", "judge-without-gt"), false); err != nil {
 		return err
 	}
