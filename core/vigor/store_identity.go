@@ -127,6 +127,27 @@ func (s *Store) BindSplit(ctx context.Context, sp *Split) error {
 		return err
 	}
 	var others []string
+	// Usually the split was opened before and nothing waits to be claimed:
+	// then a read answers, and no write lock is taken.
+	var known, unbound bool
+	err = s.db.QueryRowContext(ctx, s.d.rebind(`SELECT
+		EXISTS (SELECT 1 FROM splits WHERE name = ? AND digest = ?),
+		EXISTS (SELECT 1 FROM ratings WHERE split = ? AND split_digest = '')
+		OR EXISTS (SELECT 1 FROM revisions WHERE split = ? AND split_digest = '')`),
+		sp.Name, digest, sp.Name, sp.Name).Scan(&known, &unbound)
+	if err != nil {
+		return fmt.Errorf("open split %s in the ratings store: %w", sp.Name, s.explain(err))
+	}
+	if known && !unbound {
+		others, err = s.otherDigests(ctx, s.db, sp.Name, digest)
+		if err != nil {
+			return fmt.Errorf("open split %s in the ratings store: %w", sp.Name, s.explain(err))
+		}
+		if len(others) > 0 {
+			return &SplitChangedError{Name: sp.Name, Digest: digest, Others: others}
+		}
+		return nil
+	}
 	err = s.write(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO splits (name, digest, first_seen) VALUES (?, ?, ?)
 			ON CONFLICT (name, digest) DO NOTHING`), sp.Name, digest, timeText(s.now())); err != nil {
@@ -150,8 +171,10 @@ func (s *Store) BindSplit(ctx context.Context, sp *Split) error {
 	return nil
 }
 
-func (s *Store) otherDigests(ctx context.Context, tx *sql.Tx, name, digest string) ([]string, error) {
-	rows, err := tx.QueryContext(ctx, s.d.rebind("SELECT digest FROM splits WHERE name = ? AND digest <> ? ORDER BY first_seen, digest"),
+func (s *Store) otherDigests(ctx context.Context, q interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}, name, digest string) ([]string, error) {
+	rows, err := q.QueryContext(ctx, s.d.rebind("SELECT digest FROM splits WHERE name = ? AND digest <> ? ORDER BY first_seen, digest"),
 		name, digest)
 	if err != nil {
 		return nil, err
