@@ -88,8 +88,12 @@ func (s *Store) Path() string { return s.path }
 // Close closes the database.
 func (s *Store) Close() error { return s.db.Close() }
 
-// CheckIntegrity runs SQLite's integrity check.
+// CheckIntegrity runs SQLite's integrity check. A PostgreSQL server checks
+// its own pages; there it only checks the server answers.
 func (s *Store) CheckIntegrity(ctx context.Context) error {
+	if s.d != sqliteDialect {
+		return s.explain(s.db.PingContext(ctx))
+	}
 	rows, err := s.db.QueryContext(ctx, "PRAGMA integrity_check")
 	if err != nil {
 		return fmt.Errorf("check ratings store: %w", err)
