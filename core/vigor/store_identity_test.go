@@ -3,6 +3,7 @@ package vigor
 import (
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/hex"
 	"errors"
 	"os"
@@ -161,5 +162,41 @@ func TestSplitIdentityMigration(t *testing.T) {
 	}
 	if r, err := st.Get(ctx, "other", "x", "ann"); err != nil || r.SplitDigest != "" {
 		t.Errorf("a split never opened keeps its rating unbound: %+v %v", r, err)
+	}
+}
+
+// Reopening a split the store knows takes no write lock: it works while
+// another process holds it (an import under way).
+func TestSplitReopenTakesNoWriteLock(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "ratings.db")
+	st, err := OpenStore(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	sp := diskSplit(t, "tiny", identFiles("OUT"), identA)
+	d, _ := sp.Digest()
+	mustSave(t, st, Rating{Split: "tiny", SplitDigest: d, Item: "r-1", Annotator: "ann", Scores: Scores{1, 1, 1, 1}})
+	if _, err := st.Ratings(ctx, sp, "ann"); err != nil { // binds
+		t.Fatal(err)
+	}
+	w, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(10000)&_txlock=immediate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	tx, err := w.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.Exec("UPDATE ratings SET comment = 'being imported'"); err != nil {
+		t.Fatal(err)
+	}
+	st.db.SetMaxOpenConns(1)
+	rs, err := st.Ratings(ctx, sp, "ann")
+	if err != nil || rs["r-1"].Scores != (Scores{1, 1, 1, 1}) {
+		t.Errorf("reopening while another process writes: %+v %v", rs, err)
 	}
 }
