@@ -17,6 +17,7 @@ type MemStore struct {
 	mu      sync.Mutex
 	ratings map[ratingKey]Rating
 	revs    []Revision
+	splits  map[string][]string // name → identities opened, first first
 	now     func() time.Time
 }
 
@@ -24,7 +25,7 @@ type ratingKey struct{ split, digest, item, annotator string }
 
 // NewMemStore makes an empty store.
 func NewMemStore() *MemStore {
-	return &MemStore{ratings: make(map[ratingKey]Rating), now: time.Now}
+	return &MemStore{ratings: make(map[ratingKey]Rating), splits: make(map[string][]string), now: time.Now}
 }
 
 // Save is Store.Save: it stamps Updated and keeps Created of an earlier rating.
@@ -45,6 +46,34 @@ func (s *MemStore) Save(_ context.Context, r Rating) (Rating, error) {
 	s.revs = append(s.revs, Revision{ID: int64(len(s.revs) + 1), Split: r.Split, SplitDigest: r.SplitDigest, Item: r.Item, Annotator: r.Annotator,
 		Action: ActionSave, At: now, Old: valuesOf(oldOf(old, found)), New: valuesOf(&r)})
 	return r, nil
+}
+
+// BindSplit is Store.BindSplit: it records sp's identity, attaches the
+// ratings of its name saved without one, and returns a *SplitChangedError
+// when other identities of the name were opened before.
+func (s *MemStore) BindSplit(_ context.Context, sp *Split) error {
+	digest, err := sp.Digest()
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k, r := range s.ratings {
+		if k.split == sp.Name && k.digest == "" {
+			delete(s.ratings, k)
+			r.SplitDigest, k.digest = digest, digest
+			s.ratings[k] = r
+		}
+	}
+	known := s.splits[sp.Name]
+	others := slices.DeleteFunc(slices.Clone(known), func(d string) bool { return d == digest })
+	if !slices.Contains(known, digest) {
+		s.splits[sp.Name] = append(known, digest)
+	}
+	if len(others) > 0 {
+		return &SplitChangedError{Name: sp.Name, Digest: digest, Others: others}
+	}
+	return nil
 }
 
 // Revisions is Store.Revisions.
