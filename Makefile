@@ -8,7 +8,7 @@ export LANG := en_US.UTF-8
 export PATH := $(PATH):/usr/local/go/bin
 FUZZTIME ?= 5s
 
-.PHONY: run build test bench vet fuzz smoke deps deps-test clean package package-windows package-darwin
+.PHONY: run build test bench vet fuzz smoke store-postgres deps deps-test clean package package-windows package-darwin
 
 # Packaging runs the fyne tool at a pinned version through `go run` (nothing is
 # installed). It builds in the folder it packages, drops generated files there and
@@ -26,7 +26,8 @@ build: deps
 	$(GO) build -tags $(TAGS) -trimpath -o jigbench .
 
 test: deps-test vet
-	$(GO) test -race -tags $(TAGS) ./...
+	$(GO) test -race -tags $(TAGS) -skip '^TestPostgres' ./...
+	$(MAKE) --no-print-directory store-postgres
 	$(MAKE) --no-print-directory fuzz
 	$(MAKE) --no-print-directory smoke
 
@@ -47,6 +48,14 @@ fuzz:
 	    tail -n 20 "$$log"; echo "fuzz $$pkg $$t: failed; once more"; \
 	    $(GO) test -tags $(TAGS) -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 2s $$pkg || exit 1; }; \
 	done
+
+# The ratings store against a real PostgreSQL: the tests start a throwaway
+# server from Debian's packages (initdb in a temporary folder, 127.0.0.1
+# only, stopped at the end; skipped, saying why, without them). Verbose, so
+# the log shows the server's start lines. The store suite's other tests run
+# on it too, as the "postgres" half of each, in the run above.
+store-postgres:
+	$(GO) test -race -tags $(TAGS) -count=1 -v -run '^TestPostgres' ./core/vigor/
 
 # Starts the real binary in a real window under Xvfb (skipped without Xvfb).
 smoke:

@@ -23,8 +23,10 @@ ViGoR-Bench meta-evaluation: splits, ratings, judge runs, agreement.
 
   jigbench vigor check DIR
       validate a split folder; list every problem with the item it belongs to
-  jigbench vigor export --split DIR --annotator NAME --out FILE.csv|FILE.jsonl [--db FILE]
-      write one annotator's ratings of the split from the ratings store
+  jigbench vigor export --split DIR --annotator NAME --out FILE.csv|FILE.jsonl
+                        [--revisions FILE.csv|FILE.jsonl] [--db FILE]
+      write one annotator's ratings of the split from the ratings store;
+      --revisions also writes every change of them (the audit trail)
   jigbench vigor import --split DIR [--db FILE] FILE...
       add rating exports (.csv or .jsonl) to the ratings store; all or nothing,
       and a newer rating already in the store is kept
@@ -49,7 +51,9 @@ ViGoR-Bench meta-evaluation: splits, ratings, judge runs, agreement.
       judge runs per condition under DIR/simulated/; prints the commands to
       analyse it
 
-The ratings store defaults to the app's: the user config folder, jigbench/ratings.db.
+--db takes a SQLite file or a PostgreSQL URL (postgres://user[:password]@host[:port]/db,
+shared by several laptops); without it, $JIGBENCH_DB, else the app's own store: the user
+config folder, jigbench/ratings.db. Passwords are never printed.
 `
 
 func init() {
@@ -158,20 +162,27 @@ func vigorPlural(n int) string {
 // it only counts them, as score does.
 const maxListedWarnings = 20
 
-// vigorOpenStore opens the ratings store at path, or the default one;
-// readers open it read-only, so they neither wait for a writer nor need
-// write access.
-func vigorOpenStore(ctx context.Context, path string, readOnly bool) (*vigor.Store, error) {
-	if path == "" {
-		var err error
-		if path, err = vigor.DefaultStorePath(); err != nil {
-			return nil, err
-		}
+// vigorOpenStore opens the ratings store --db names (a SQLite file or a
+// postgres:// URL), else $JIGBENCH_DB, else the app's; readers open a
+// SQLite file read-only, so they neither wait for a writer nor need write
+// access.
+func vigorOpenStore(ctx context.Context, db string, readOnly bool) (*vigor.Store, error) {
+	loc, err := vigor.StoreLocation(db)
+	if err != nil {
+		return nil, err
 	}
-	if readOnly {
-		return vigor.OpenStoreReadOnly(ctx, path)
+	return vigor.OpenStoreAt(ctx, loc, readOnly)
+}
+
+// vigorSplitQuery selects the ratings of sp's identity (its name and the
+// digest of its items, docs/formats.md "Split identity"); it reads the
+// split's files.
+func vigorSplitQuery(sp *vigor.Split) (vigor.Query, error) {
+	digest, err := sp.Digest()
+	if err != nil {
+		return vigor.Query{}, fmt.Errorf("%w (the ratings store keeps a split's ratings under the digest of its files)", err)
 	}
-	return vigor.OpenStore(ctx, path)
+	return vigor.Query{Split: sp.Name, Digest: digest}, nil
 }
 
 func vigorExport(e *env, args []string) error {
@@ -179,7 +190,8 @@ func vigorExport(e *env, args []string) error {
 	split := fs.String("split", "", "split folder")
 	annotator := fs.String("annotator", "", "annotator name")
 	out := fs.String("out", "", "output file (.csv or .jsonl)")
-	db := fs.String("db", "", "ratings store (default: the app's)")
+	revisions := fs.String("revisions", "", "also write the annotator's revisions of the split (.csv or .jsonl)")
+	db := fs.String("db", "", "ratings store: a SQLite file or postgres:// URL (default: $JIGBENCH_DB, else the app's)")
 	if err := parseFlags(fs, args, false); err != nil {
 		return err
 	}
@@ -191,8 +203,10 @@ func vigorExport(e *env, args []string) error {
 	case *out == "":
 		return usagef("--out is required")
 	}
-	if _, err := vigor.RatingsFormatOf(*out); err != nil {
-		return usagef("%v", err)
+	for _, f := range []string{*out, *revisions} {
+		if _, err := vigor.RatingsFormatOf(f); f != "" && err != nil {
+			return usagef("%v", err)
+		}
 	}
 	sp, err := vigor.LoadMeta(*split)
 	if err != nil {
@@ -204,7 +218,12 @@ func vigorExport(e *env, args []string) error {
 		return err
 	}
 	defer st.Close()
-	rs, err := st.List(ctx, vigor.Query{Split: sp.Name, Annotator: *annotator})
+	q, err := vigorSplitQuery(sp)
+	if err != nil {
+		return err
+	}
+	q.Annotator = *annotator
+	rs, err := st.List(ctx, q)
 	if err != nil {
 		return err
 	}
@@ -221,6 +240,16 @@ func vigorExport(e *env, args []string) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "wrote %d ratings by %s to %s\n", len(rs), *annotator, *out)
+	if *revisions != "" {
+		revs, err := st.Revisions(ctx, q)
+		if err != nil {
+			return err
+		}
+		if err := vigor.WriteRevisionsFile(*revisions, revs); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "wrote %d revisions by %s to %s\n", len(revs), *annotator, *revisions)
+	}
 	return nil
 }
 
@@ -243,7 +272,7 @@ func sortBySplit(sp *vigor.Split, rs []vigor.Rating) {
 func vigorImport(e *env, args []string) error {
 	fs := newFlags("vigor import")
 	split := fs.String("split", "", "split folder")
-	db := fs.String("db", "", "ratings store (default: the app's)")
+	db := fs.String("db", "", "ratings store: a SQLite file or postgres:// URL (default: $JIGBENCH_DB, else the app's)")
 	if err := parseFlags(fs, args, true); err != nil {
 		return err
 	}
@@ -261,12 +290,25 @@ func vigorImport(e *env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%v; nothing was imported", err)
 	}
+	q, err := vigorSplitQuery(sp)
+	if err != nil {
+		return fmt.Errorf("%v; nothing was imported", err)
+	}
+	for i := range rs {
+		rs[i].SplitDigest = q.Digest
+	}
 	ctx := context.Background()
 	st, err := vigorOpenStore(ctx, *db, false)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	var changed *vigor.SplitChangedError
+	if err := st.BindSplit(ctx, sp); errors.As(err, &changed) {
+		fmt.Fprintf(e.stderr, "warning: %v\n", err)
+	} else if err != nil {
+		return fmt.Errorf("%v; nothing was imported", err)
+	}
 	res, err := st.Import(ctx, rs)
 	if err != nil {
 		return fmt.Errorf("%v; nothing was imported", err)
@@ -341,7 +383,7 @@ func vigorAgree(e *env, args []string) error {
 	seed := fs.Uint64("seed", 1, "bootstrap seed")
 	sample := fs.Bool("sample-variance", false, "divide variances by n−1 instead of n")
 	useStore := fs.Bool("store", false, "add the ratings store's ratings of the split")
-	db := fs.String("db", "", "ratings store (default: the app's)")
+	db := fs.String("db", "", "ratings store: a SQLite file or postgres:// URL (default: $JIGBENCH_DB, else the app's)")
 	if err := parseFlags(fs, vigorExpandLists(args, "humans", "judge", "judge-without-gt"), false); err != nil {
 		return err
 	}
@@ -366,7 +408,11 @@ func vigorAgree(e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		src.Stored, err = st.List(ctx, vigor.Query{Split: sp.Name})
+		q, err := vigorSplitQuery(sp)
+		if err != nil {
+			return err
+		}
+		src.Stored, err = st.List(ctx, q)
 		st.Close()
 		if err != nil {
 			return err

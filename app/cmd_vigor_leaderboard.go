@@ -57,7 +57,7 @@ func vigorCampaignParse(name string, args []string, extra func(*vigorFlagSet)) (
 	fs.IntVar(&f.replicates, "bootstrap", vigor.DefaultReplicates, "bootstrap replicates (0: no intervals)")
 	fs.Uint64Var(&f.seed, "seed", 1, "bootstrap seed")
 	fs.BoolVar(&f.useStore, "store", false, "add the ratings store's ratings of the split")
-	fs.StringVar(&f.db, "db", "", "ratings store (default: the app's)")
+	fs.StringVar(&f.db, "db", "", "ratings store: a SQLite file or postgres:// URL (default: $JIGBENCH_DB, else the app's)")
 	if extra != nil {
 		extra(fs)
 	}
@@ -108,7 +108,11 @@ func (f *vigorCampaignFlags) input(e *env) (vigor.Input, error) {
 		if err != nil {
 			return in, err
 		}
-		stored, err := st.List(ctx, vigor.Query{Split: sp.Name})
+		q, err := vigorSplitQuery(sp)
+		if err != nil {
+			return vigor.Input{}, err
+		}
+		stored, err := st.List(ctx, q)
 		st.Close()
 		if err != nil {
 			return in, err

@@ -83,9 +83,14 @@ func TestVigorImportExportAgree(t *testing.T) {
 		t.Fatalf("import: exit %d %q %q", code, out, errs)
 	}
 	exp := filepath.Join(tmp, "export.csv")
-	code, out, errs = runCLI("vigor", "export", "--split", dir, "--annotator", vigor.SimAnnotator(0), "--out", exp, "--db", db)
-	if code != 0 || !strings.Contains(out, "wrote 12 ratings") {
+	revs := filepath.Join(tmp, "revisions.jsonl")
+	code, out, errs = runCLI("vigor", "export", "--split", dir, "--annotator", vigor.SimAnnotator(0), "--out", exp,
+		"--revisions", revs, "--db", db)
+	if code != 0 || !strings.Contains(out, "wrote 12 ratings") || !strings.Contains(out, "wrote 12 revisions") {
 		t.Fatalf("export: exit %d %q %q", code, out, errs)
+	}
+	if data, _ := os.ReadFile(revs); bytes.Count(data, []byte(`"action":"import"`)) != 12 {
+		t.Errorf("revisions export:\n%s", data)
 	}
 	orig, _ := os.ReadFile(fa)
 	back, _ := os.ReadFile(exp)
@@ -246,5 +251,28 @@ func TestVigorExpandLists(t *testing.T) {
 	want := "--split d --humans a --humans b --bootstrap 5 -judge x --judge y --json=o --judge=z"
 	if strings.Join(got, " ") != want {
 		t.Errorf("got  %q\nwant %q", strings.Join(got, " "), want)
+	}
+}
+
+// Without --db the commands use $JIGBENCH_DB; a postgres:// URL there that
+// cannot be reached fails naming the server, without its password.
+func TestVigorStoreFromEnvironment(t *testing.T) {
+	dir, sp := vigorTestSplit(t)
+	tmp := t.TempDir()
+	humans, _ := vigor.Simulate(sp, vigor.SimConfig{Seed: 5})
+	f := filepath.Join(tmp, "a.csv")
+	vigor.WriteRatingsFile(f, humans)
+	db := filepath.Join(tmp, "env.db")
+	t.Setenv(vigor.StoreEnv, db)
+	if code, out, errs := runCLI("vigor", "import", "--split", dir, f); code != 0 || !strings.Contains(out, "into "+db) {
+		t.Fatalf("import into $%s: exit %d %q %q", vigor.StoreEnv, code, out, errs)
+	}
+	if _, err := os.Stat(db); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(vigor.StoreEnv, "postgres://rater:Hunter2-secret@127.0.0.1:1/ratings?connect_timeout=5")
+	code, _, errs := runCLI("vigor", "import", "--split", dir, f)
+	if code != 1 || !strings.Contains(errs, "postgres://rater:xxxxx@127.0.0.1:1/ratings") || strings.Contains(errs, "Hunter2") {
+		t.Errorf("import into an unreachable server: exit %d %q", code, errs)
 	}
 }

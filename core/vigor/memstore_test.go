@@ -2,6 +2,7 @@ package vigor
 
 import (
 	"context"
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -77,5 +78,27 @@ func TestMemStoreListsAsTheStore(t *testing.T) {
 		if strings.Join(got, ",") != strings.Join(want, ",") {
 			t.Errorf("Annotators(%s): memory %v, store %v", split, got, want)
 		}
+	}
+}
+
+func TestMemStoreBindSplit(t *testing.T) {
+	ctx := context.Background()
+	s := NewMemStore()
+	a := diskSplit(t, "tiny", identFiles("OUT-A"), identA)
+	b := diskSplit(t, "tiny", identFiles("OUT-B"), identA)
+	da, _ := a.Digest()
+	s.Save(ctx, Rating{Split: "tiny", Item: "r-1", Annotator: "x", Scores: Scores{1, 1, 1, 1}}) // no identity yet
+	if err := s.BindSplit(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	if rs, _ := s.List(ctx, Query{}); len(rs) != 1 || rs[0].SplitDigest != da {
+		t.Errorf("after binding: %+v", rs)
+	}
+	var changed *SplitChangedError
+	if err := s.BindSplit(ctx, b); !errors.As(err, &changed) || !reflect.DeepEqual(changed.Others, []string{da}) {
+		t.Errorf("other items under the name: %v", err)
+	}
+	if rs, _ := s.Ratings(ctx, b, "x"); len(rs) != 0 {
+		t.Errorf("the other split sees %+v", rs)
 	}
 }

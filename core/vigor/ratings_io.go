@@ -76,6 +76,10 @@ func (s *Split) CheckRating(r Rating) error {
 	if r.Split != s.Name {
 		return fmt.Errorf("split %q is not this split (%q)", r.Split, s.Name)
 	}
+	if r.SplitDigest != "" && s.digest != "" && r.SplitDigest != s.digest {
+		return fmt.Errorf("the rating of item %s belongs to other items named %q (identity %s, this split's %s)",
+			r.Item, s.Name, shortDigest(r.SplitDigest), shortDigest(s.digest))
+	}
 	it, ok := s.Item(r.Item)
 	if !ok {
 		return fmt.Errorf("item %q is not in split %q", r.Item, s.Name)

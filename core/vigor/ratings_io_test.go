@@ -112,9 +112,10 @@ func TestReadRatingsFilesAcrossFiles(t *testing.T) {
 	}
 }
 
-func TestImportAllOrNothingNewerWins(t *testing.T) {
+func TestImportAllOrNothingNewerWins(t *testing.T) { forEachStore(t, testImportAllOrNothingNewerWins) }
+
+func testImportAllOrNothingNewerWins(t *testing.T, st *Store) {
 	ctx := context.Background()
-	st := openTestStore(t)
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	st.now = func() time.Time { return t0.Add(time.Hour) }
 	// The store holds a rating made at t0+1h.

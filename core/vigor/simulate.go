@@ -172,6 +172,8 @@ func SyntheticSplit(name string, nResult, nProcess int) *Split {
 	}
 	add("r", TrackResult, nResult)
 	add("p", TrackProcess, nProcess)
+	// Its files are imaginary: its identity hashes their names instead.
+	sp.digest, _ = sp.canonicalDigest(func(p string) (string, error) { return "synthetic " + p, nil })
 	return sp
 }
 

@@ -46,6 +46,7 @@ type Split struct {
 
 	index     map[string]int
 	overrides map[string]map[Track][NumDims]string // validated Rubrics
+	digest    string                               // Digest, once computed
 }
 
 // Item is one output to be scored.
@@ -153,6 +154,12 @@ func load(dir string, files bool) (*Split, error) {
 	}
 	if len(fatal) > 0 {
 		return nil, &SplitError{Path: filepath.Join(dir, SplitFile), Problems: fatal}
+	}
+	if files {
+		// The store keys ratings by it (store_identity.go); the files were just checked.
+		if _, err := s.Digest(); err != nil {
+			return nil, err
+		}
 	}
 	return s, nil
 }

@@ -16,14 +16,17 @@ import (
 
 // Rating is one annotator's scores for one item of one split.
 type Rating struct {
-	Split     string
-	Item      string
-	Annotator string
-	Scores    Scores // on the item's track scale; NoScore where not scored yet
-	Flagged   bool
-	Comment   string
-	Created   time.Time // UTC; set by the store
-	Updated   time.Time // UTC; set by the store on Save, kept by Import
+	Split string
+	// SplitDigest is the split's identity beside its name (Split.Digest);
+	// "" for a rating not yet bound to one (docs/formats.md, "Split identity").
+	SplitDigest string
+	Item        string
+	Annotator   string
+	Scores      Scores // on the item's track scale; NoScore where not scored yet
+	Flagged     bool
+	Comment     string
+	Created     time.Time // UTC; set by the store
+	Updated     time.Time // UTC; set by the store on Save, kept by Import
 }
 
 // ErrNotFound is returned by Store.Get for a rating that does not exist.
@@ -34,8 +37,10 @@ var ErrNotFound = errors.New("rating not found")
 // for concurrent use, also by several processes.
 type Store struct {
 	db       *sql.DB
-	path     string
+	d        *dialect
+	path     string // the SQLite file, or the server's address without the password
 	now      func() time.Time
+	secret   string // the server password, never shown (redact)
 	readOnly bool
 	damaged  atomic.Pointer[error] // set when SQLite reported corruption
 }
@@ -77,14 +82,18 @@ func (s *Store) checkPragmas(ctx context.Context) error {
 	return nil
 }
 
-// Path is the database file.
+// Path is the database file, or the server's URL without its password.
 func (s *Store) Path() string { return s.path }
 
 // Close closes the database.
 func (s *Store) Close() error { return s.db.Close() }
 
-// CheckIntegrity runs SQLite's integrity check.
+// CheckIntegrity runs SQLite's integrity check. A PostgreSQL server checks
+// its own pages; there it only checks the server answers.
 func (s *Store) CheckIntegrity(ctx context.Context) error {
+	if s.d != sqliteDialect {
+		return s.explain(s.db.PingContext(ctx))
+	}
 	rows, err := s.db.QueryContext(ctx, "PRAGMA integrity_check")
 	if err != nil {
 		return fmt.Errorf("check ratings store: %w", err)
@@ -146,10 +155,10 @@ func nullScore(v int) sql.NullInt64 {
 }
 
 const upsertSQL = `INSERT INTO ratings
-	(split, item_id, annotator, background_consistency, rule_obey, visual_quality, reasoning,
+	(split, split_digest, item_id, annotator, background_consistency, rule_obey, visual_quality, reasoning,
 	 flagged, comment, created_at, updated_at)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-	ON CONFLICT (split, item_id, annotator) DO UPDATE SET
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+	ON CONFLICT (split, split_digest, item_id, annotator) DO UPDATE SET
 	 background_consistency = excluded.background_consistency,
 	 rule_obey = excluded.rule_obey,
 	 visual_quality = excluded.visual_quality,
@@ -158,47 +167,80 @@ const upsertSQL = `INSERT INTO ratings
 	 comment = excluded.comment,
 	 updated_at = excluded.updated_at`
 
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 func upsertArgs(r *Rating) []any {
-	return []any{r.Split, r.Item, r.Annotator,
+	return []any{r.Split, r.SplitDigest, r.Item, r.Annotator,
 		nullScore(r.Scores[0]), nullScore(r.Scores[1]), nullScore(r.Scores[2]), nullScore(r.Scores[3]),
-		r.Flagged, r.Comment, timeText(r.Created), timeText(r.Updated)}
+		boolInt(r.Flagged), r.Comment, timeText(r.Created), timeText(r.Updated)}
 }
 
 // Save stores r (insert or replace), stamping Updated with the current time
-// and keeping Created of an existing row. It returns the stored rating only
-// after the transaction committed: a nil error means the rating is on disk.
-// Check the scores against the item's track first (Split.CheckRating); the
-// store itself only knows they lie in 0–100.
+// and keeping Created of an existing row, and appends its revision in the
+// same transaction. It returns the stored rating only after the
+// transaction committed: a nil error means the rating is on disk. Check the
+// scores against the item's track first (Split.CheckRating); the store
+// itself only knows they lie in 0–100.
 func (s *Store) Save(ctx context.Context, r Rating) (Rating, error) {
 	if err := checkRating(&r); err != nil {
 		return Rating{}, fmt.Errorf("save rating: %w", err)
 	}
 	now := s.now().UTC()
 	r.Created, r.Updated = now, now
-	tx, err := s.beginWrite(ctx)
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		old, found, err := s.lockedRating(ctx, tx, r.key())
+		if err != nil {
+			return err
+		}
+		if found {
+			r.Created = old.Created
+		}
+		if _, err := tx.ExecContext(ctx, s.d.rebind(upsertSQL), upsertArgs(&r)...); err != nil {
+			return err
+		}
+		return s.addRevision(ctx, tx, ActionSave, now, r.key(), oldOf(old, found), &r)
+	})
 	if err != nil {
 		return Rating{}, fmt.Errorf("save rating of %s by %s: %w", r.Item, r.Annotator, err)
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, upsertSQL, upsertArgs(&r)...); err != nil {
-		return Rating{}, fmt.Errorf("save rating of %s by %s: %w", r.Item, r.Annotator, s.explain(err))
-	}
-	var created string
-	if err := tx.QueryRowContext(ctx,
-		"SELECT created_at FROM ratings WHERE split = ? AND item_id = ? AND annotator = ?",
-		r.Split, r.Item, r.Annotator).Scan(&created); err != nil {
-		return Rating{}, fmt.Errorf("save rating of %s by %s: %w", r.Item, r.Annotator, s.explain(err))
-	}
-	if err := tx.Commit(); err != nil {
-		return Rating{}, fmt.Errorf("save rating of %s by %s: %w", r.Item, r.Annotator, s.explain(err))
-	}
-	if t, err := parseTimeText(created); err == nil {
-		r.Created = t
 	}
 	return r, nil
 }
 
-const selectSQL = `SELECT split, item_id, annotator, background_consistency, rule_obey, visual_quality,
+// write runs fn in a write transaction and commits it; errors come back
+// explained.
+func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.beginWrite(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return s.explain(err)
+	}
+	return s.explain(tx.Commit())
+}
+
+// lockedRating reads the rating with key inside tx, first taking the
+// dialect's per-rating lock.
+func (s *Store) lockedRating(ctx context.Context, tx *sql.Tx, k ratingKey) (Rating, bool, error) {
+	if s.d.lockRating != nil {
+		if err := s.d.lockRating(ctx, tx, k.String()); err != nil {
+			return Rating{}, false, err
+		}
+	}
+	old, err := scanRating(tx.QueryRowContext(ctx, s.d.rebind(selectSQL+" WHERE "+keyWhere), k.args()...))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Rating{}, false, nil
+	}
+	return old, err == nil, err
+}
+
+const selectSQL = `SELECT split, split_digest, item_id, annotator, background_consistency, rule_obey, visual_quality,
 	reasoning, flagged, comment, created_at, updated_at FROM ratings`
 
 type rowScanner interface{ Scan(dest ...any) error }
@@ -207,10 +249,12 @@ func scanRating(sc rowScanner) (Rating, error) {
 	var r Rating
 	var sc4 [NumDims]sql.NullInt64
 	var created, updated string
-	if err := sc.Scan(&r.Split, &r.Item, &r.Annotator, &sc4[0], &sc4[1], &sc4[2], &sc4[3],
-		&r.Flagged, &r.Comment, &created, &updated); err != nil {
+	var flagged int
+	if err := sc.Scan(&r.Split, &r.SplitDigest, &r.Item, &r.Annotator, &sc4[0], &sc4[1], &sc4[2], &sc4[3],
+		&flagged, &r.Comment, &created, &updated); err != nil {
 		return Rating{}, err
 	}
+	r.Flagged = flagged != 0
 	for d, v := range sc4 {
 		r.Scores[d] = NoScore
 		if v.Valid {
@@ -227,10 +271,13 @@ func scanRating(sc rowScanner) (Rating, error) {
 	return r, nil
 }
 
-// Get returns one rating, or ErrNotFound.
+// Get returns one rating by the split's name, or ErrNotFound. Where
+// several identities of the split hold one, it is the one updated last; to
+// read one identity's, use List with Query.Digest.
 func (s *Store) Get(ctx context.Context, split, item, annotator string) (Rating, error) {
-	r, err := scanRating(s.db.QueryRowContext(ctx,
-		selectSQL+" WHERE split = ? AND item_id = ? AND annotator = ?", split, item, annotator))
+	r, err := scanRating(s.db.QueryRowContext(ctx, s.d.rebind(selectSQL+
+		" WHERE split = ? AND item_id = ? AND annotator = ? ORDER BY updated_at DESC, split_digest LIMIT 1"),
+		split, item, annotator))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Rating{}, ErrNotFound
 	}
@@ -242,22 +289,34 @@ func (s *Store) Get(ctx context.Context, split, item, annotator string) (Rating,
 
 // Query selects ratings; empty fields match everything.
 type Query struct {
-	Split       string
+	Split string
+	// Digest selects one identity of the split (Split.Digest): its ratings
+	// and those not yet bound to any identity.
+	Digest      string
 	Annotator   string
 	Item        string
 	FlaggedOnly bool
 }
 
-// List returns the ratings matching q, ordered by split, annotator, item.
-func (s *Store) List(ctx context.Context, q Query) ([]Rating, error) {
-	var where []string
-	var args []any
+// where is q's condition on the columns ratings and revisions share,
+// without FlaggedOnly.
+func (q Query) where() (where []string, args []any) {
 	for _, c := range []struct{ col, v string }{{"split", q.Split}, {"annotator", q.Annotator}, {"item_id", q.Item}} {
 		if c.v != "" {
 			where = append(where, c.col+" = ?")
 			args = append(args, c.v)
 		}
 	}
+	if q.Digest != "" {
+		where = append(where, "split_digest IN (?, '')")
+		args = append(args, q.Digest)
+	}
+	return where, args
+}
+
+// List returns the ratings matching q, ordered by split, annotator, item.
+func (s *Store) List(ctx context.Context, q Query) ([]Rating, error) {
+	where, args := q.where()
 	if q.FlaggedOnly {
 		where = append(where, "flagged = 1")
 	}
@@ -265,8 +324,8 @@ func (s *Store) List(ctx context.Context, q Query) ([]Rating, error) {
 	if len(where) > 0 {
 		query += " WHERE " + strings.Join(where, " AND ")
 	}
-	query += " ORDER BY split, annotator, item_id"
-	rows, err := s.db.QueryContext(ctx, query, args...)
+	query += " ORDER BY split, annotator, item_id, split_digest"
+	rows, err := s.db.QueryContext(ctx, s.d.rebind(query), args...)
 	if err != nil {
 		return nil, fmt.Errorf("list ratings: %w", s.explain(err))
 	}
@@ -285,26 +344,29 @@ func (s *Store) List(ctx context.Context, q Query) ([]Rating, error) {
 	return rs, nil
 }
 
-// Delete removes one rating; deleting a missing rating is not an error.
-func (s *Store) Delete(ctx context.Context, split, item, annotator string) error {
-	tx, err := s.beginWrite(ctx)
+// Delete removes one rating of the split's identity digest, recording its
+// revision; deleting a missing rating is not an error and records nothing.
+func (s *Store) Delete(ctx context.Context, split, digest, item, annotator string) error {
+	k := ratingKey{split, digest, item, annotator}
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		old, found, err := s.lockedRating(ctx, tx, k)
+		if err != nil || !found {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, s.d.rebind("DELETE FROM ratings WHERE "+keyWhere), k.args()...); err != nil {
+			return err
+		}
+		return s.addRevision(ctx, tx, ActionDelete, s.now().UTC(), k, &old, nil)
+	})
 	if err != nil {
 		return fmt.Errorf("delete rating of %s by %s: %w", item, annotator, err)
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, "DELETE FROM ratings WHERE split = ? AND item_id = ? AND annotator = ?",
-		split, item, annotator); err != nil {
-		return fmt.Errorf("delete rating of %s by %s: %w", item, annotator, s.explain(err))
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("delete rating of %s by %s: %w", item, annotator, s.explain(err))
 	}
 	return nil
 }
 
 // Annotators lists who has rated anything in split, sorted.
 func (s *Store) Annotators(ctx context.Context, split string) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT DISTINCT annotator FROM ratings WHERE split = ? ORDER BY annotator", split)
+	rows, err := s.db.QueryContext(ctx, s.d.rebind("SELECT DISTINCT annotator FROM ratings WHERE split = ? ORDER BY annotator"), split)
 	if err != nil {
 		return nil, fmt.Errorf("list annotators: %w", s.explain(err))
 	}
@@ -375,19 +437,46 @@ func ProgressOf(sp *Split, ratings []Rating) Progress {
 	return p
 }
 
-// Ratings returns annotator's ratings of sp keyed by item id — what a
-// rating pane loads once when it opens a split.
+// Ratings returns annotator's ratings of sp (of its identity) keyed by item
+// id — what a rating pane loads once when it opens a split. On a writable
+// store it first binds sp (BindSplit), not reporting a change of items:
+// call BindSplit for that.
 func (s *Store) Ratings(ctx context.Context, sp *Split, annotator string) (map[string]Rating, error) {
-	rs, err := s.List(ctx, Query{Split: sp.Name, Annotator: annotator})
+	q, err := s.splitQuery(ctx, sp)
+	if err != nil {
+		return nil, err
+	}
+	q.Annotator = annotator
+	rs, err := s.List(ctx, q)
 	if err != nil {
 		return nil, err
 	}
 	return byItem(rs), nil
 }
 
+// splitQuery binds sp on a writable store and selects its identity.
+func (s *Store) splitQuery(ctx context.Context, sp *Split) (Query, error) {
+	digest, err := sp.Digest()
+	if err != nil {
+		return Query{}, err
+	}
+	if !s.readOnly {
+		var changed *SplitChangedError
+		if err := s.BindSplit(ctx, sp); err != nil && !errors.As(err, &changed) {
+			return Query{}, err
+		}
+	}
+	return Query{Split: sp.Name, Digest: digest}, nil
+}
+
 // Progress returns annotator's progress through sp.
 func (s *Store) Progress(ctx context.Context, sp *Split, annotator string) (Progress, error) {
-	rs, err := s.List(ctx, Query{Split: sp.Name, Annotator: annotator})
+	q, err := s.splitQuery(ctx, sp)
+	if err != nil {
+		return Progress{}, err
+	}
+	q.Annotator = annotator
+	rs, err := s.List(ctx, q)
 	if err != nil {
 		return Progress{}, err
 	}
@@ -441,38 +530,38 @@ func (s *Store) Import(ctx context.Context, ratings []Rating) (ImportResult, err
 			return ImportResult{}, fmt.Errorf("import ratings: %w", err)
 		}
 	}
-	tx, err := s.beginWrite(ctx)
+	now := s.now().UTC()
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		for _, r := range ratings {
+			if r.Updated.IsZero() {
+				r.Updated = now
+			}
+			r.Updated = r.Updated.UTC()
+			old, found, err := s.lockedRating(ctx, tx, r.key())
+			switch {
+			case err != nil:
+				return err
+			case !found:
+				r.Created = r.Updated
+				res.Added++
+			case !old.Updated.Before(r.Updated):
+				res.Kept++
+				continue
+			default:
+				r.Created = old.Created
+				res.Replaced++
+			}
+			if _, err := tx.ExecContext(ctx, s.d.rebind(upsertSQL), upsertArgs(&r)...); err != nil {
+				return fmt.Errorf("rating of %s by %s: %w", r.Item, r.Annotator, err)
+			}
+			if err := s.addRevision(ctx, tx, ActionImport, now, r.key(), oldOf(old, found), &r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		return ImportResult{}, fmt.Errorf("import ratings: %w", err)
-	}
-	defer tx.Rollback()
-	now := s.now().UTC()
-	for _, r := range ratings {
-		if r.Updated.IsZero() {
-			r.Updated = now
-		}
-		r.Updated = r.Updated.UTC()
-		old, err := scanRating(tx.QueryRowContext(ctx, selectSQL+" WHERE split = ? AND item_id = ? AND annotator = ?",
-			r.Split, r.Item, r.Annotator))
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-			r.Created = r.Updated
-			res.Added++
-		case err != nil:
-			return ImportResult{}, fmt.Errorf("import ratings: %w", s.explain(err))
-		case !old.Updated.Before(r.Updated):
-			res.Kept++
-			continue
-		default:
-			r.Created = old.Created
-			res.Replaced++
-		}
-		if _, err := tx.ExecContext(ctx, upsertSQL, upsertArgs(&r)...); err != nil {
-			return ImportResult{}, fmt.Errorf("import rating of %s by %s: %w", r.Item, r.Annotator, s.explain(err))
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		return ImportResult{}, fmt.Errorf("import ratings: %w", s.explain(err))
 	}
 	return res, nil
 }

@@ -114,7 +114,7 @@ func openReader(path string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open ratings store %s: %w", path, err)
 	}
-	return &Store{db: db, path: path, now: time.Now, readOnly: true}, nil
+	return &Store{db: db, d: sqliteDialect, path: path, now: time.Now, readOnly: true}, nil
 }
 
 func openStore(ctx context.Context, path string, version int) (*Store, error) {
@@ -139,7 +139,7 @@ func openStore(ctx context.Context, path string, version int) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open ratings store %s: %w", path, err)
 	}
-	s := &Store{db: db, path: path, now: time.Now}
+	s := &Store{db: db, d: sqliteDialect, path: path, now: time.Now}
 	if err := s.checkPragmas(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open ratings store %s: %w", path, s.explain(err))
@@ -159,8 +159,8 @@ func openStore(ctx context.Context, path string, version int) (*Store, error) {
 // migrate is set and the store is behind, migrates it (the only time an
 // open waits for the write lock).
 func (s *Store) checkVersion(ctx context.Context, version int, migrateBehind bool) error {
-	var v int
-	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+	v, err := s.d.readVersion(ctx, s.db)
+	if err != nil {
 		return fmt.Errorf("open ratings store %s: %w", s.path, s.explain(err))
 	}
 	switch {
@@ -172,7 +172,7 @@ func (s *Store) checkVersion(ctx context.Context, version int, migrateBehind boo
 	case !migrateBehind:
 		return fmt.Errorf("ratings store %s has schema version %d, older than this jigbench's %d", s.path, v, version)
 	}
-	if err := migrate(ctx, s.db, version); err != nil {
+	if err := migrate(ctx, s.db, s.d, version); err != nil {
 		if isCode(err, sqliteBusy) {
 			return fmt.Errorf("open ratings store %s: waited %v for another process writing to it "+
 				"to finish before updating its schema; try again when it has", s.path, busyTimeout)
@@ -219,6 +219,9 @@ func (s *Store) beginWrite(ctx context.Context) (*sql.Tx, error) {
 // explain turns SQLite's error codes into what a person can act on, and
 // remembers corruption so that no later write goes into the file.
 func (s *Store) explain(err error) error {
+	if err != nil && s.d == postgresDialect {
+		return s.redact(s.explainServer(err))
+	}
 	switch {
 	case err == nil:
 		return nil

@@ -28,9 +28,10 @@ func openTestStore(t *testing.T) *Store {
 	return st
 }
 
-func TestStoreSaveGetListDelete(t *testing.T) {
+func TestStoreSaveGetListDelete(t *testing.T) { forEachStore(t, testStoreSaveGetListDelete) }
+
+func testStoreSaveGetListDelete(t *testing.T, st *Store) {
 	ctx := context.Background()
-	st := openTestStore(t)
 	clock := time.Date(2026, 3, 1, 12, 0, 0, 123456789, time.FixedZone("X", 3600))
 	st.now = func() time.Time { return clock }
 
@@ -86,7 +87,7 @@ func TestStoreSaveGetListDelete(t *testing.T) {
 	if strings.Join(names, ",") != "ann,other" {
 		t.Errorf("annotators = %v", names)
 	}
-	if err := st.Delete(ctx, "s", "r-0001", "ann"); err != nil {
+	if err := st.Delete(ctx, "s", "", "r-0001", "ann"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := st.Get(ctx, "s", "r-0001", "ann"); !errors.Is(err, ErrNotFound) {
@@ -140,14 +141,7 @@ func TestStoreMigrations(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "ratings.db")
 	// A database made by the first schema version, holding a rating.
-	old, err := openStore(ctx, path, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := old.Save(ctx, Rating{Split: "s", Item: "i", Annotator: "a", Scores: Scores{1, 0, 1, 0}}); err != nil {
-		t.Fatal(err)
-	}
-	old.Close()
+	legacyStore(t, path, 1, Rating{Split: "s", Item: "i", Annotator: "a", Scores: Scores{1, 0, 1, 0}})
 
 	st, err := OpenStore(ctx, path)
 	if err != nil {
@@ -177,9 +171,10 @@ func TestStoreMigrations(t *testing.T) {
 	}
 }
 
-func TestStoreProgressAndNextUnrated(t *testing.T) {
+func TestStoreProgressAndNextUnrated(t *testing.T) { forEachStore(t, testStoreProgressAndNextUnrated) }
+
+func testStoreProgressAndNextUnrated(t *testing.T, st *Store) {
 	ctx := context.Background()
-	st := openTestStore(t)
 	sp := SyntheticSplit("prog", 3, 2) // r-0001..r-0003, p-0001..p-0002
 	save := func(item string, s Scores, flagged bool) {
 		t.Helper()

@@ -128,7 +128,8 @@ func (s *Session) Rating(it *vigor.Item) vigor.Rating {
 	if r, ok := s.stored[it.ID]; ok {
 		return r
 	}
-	return vigor.Rating{Split: s.Split.Name, Item: it.ID, Annotator: s.Annotator, Scores: vigor.Unscored()}
+	digest, _ := s.Split.Digest() // computed by vigor.Load; "" for a split without files
+	return vigor.Rating{Split: s.Split.Name, SplitDigest: digest, Item: it.ID, Annotator: s.Annotator, Scores: vigor.Unscored()}
 }
 
 // Shown is the current item's rating as on screen (saved or not).
