@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
@@ -30,6 +31,7 @@ const (
 	prefAnnotator = "rate.annotator"
 	prefHideGT    = "rate.hide_ground_truth"
 	prefLastSplit = "rate.last_split"
+	prefCompact   = "rate.compact"
 )
 
 // demoAnnotator rates the demo split when nobody has given a name yet.
@@ -72,8 +74,17 @@ type RatePane struct {
 	body                   fyne.CanvasObject
 	right                  *container.Scroll
 	hints                  *widget.Label
+	prompt                 *widget.Label // why a key was refused, what to do next
 	empty                  *widget.Label
+	area                   *rateArea // holds the keyboard while Rate is shown
 	view                   fyne.CanvasObject
+
+	// The chosen dimension and what is being typed into it (process).
+	active   int
+	draft    string
+	drafting bool // draft replaces the field's text
+	refused  bool // the last key was refused; nothing is saved until fixed
+	compact  bool // rubric text hidden, so all four dimensions fit
 
 	s       *ratesession.Session
 	request atomic.Uint64 // split loads; a newer one wins
@@ -90,9 +101,11 @@ type RatePane struct {
 type dimRow struct {
 	key, title, state, rubric *widget.Label
 	yes, no                   *widget.Button // result track
-	entry                     *scoreEntry    // process track
+	field                     *scoreField    // process track
 	slider                    *keySlider
 	result, process           *fyne.Container
+	mark                      *canvas.Rectangle // behind the row: the chosen dimension
+	box                       fyne.CanvasObject // the whole row, for scrolling to it
 }
 
 // newRatePane makes the pane; it saves through d.ratings.
