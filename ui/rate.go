@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync/atomic"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -54,7 +55,7 @@ type RatePane struct {
 	images *imageCache
 
 	splitLabel, raterLabel *widget.Label
-	position, tally        *widget.Label
+	position, tally, pace  *widget.Label
 	saveState              *widget.Label
 	notice, failure        *banner
 	filterBtns             [len(ratesession.FilterNames)]*widget.Button
@@ -85,6 +86,12 @@ type RatePane struct {
 	drafting bool // draft replaces the field's text
 	refused  bool // the last key was refused; nothing is saved until fixed
 	compact  bool // rubric text hidden, so all four dimensions fit
+	undo     []undoStep
+
+	// Pace: when the split was opened and how many items were rated then.
+	opened      time.Time
+	ratedAtOpen int
+	now         func() time.Time
 
 	s       *ratesession.Session
 	request atomic.Uint64 // split loads; a newer one wins
@@ -110,7 +117,7 @@ type dimRow struct {
 
 // newRatePane makes the pane; it saves through d.ratings.
 func newRatePane(d deps) *RatePane {
-	return &RatePane{deps: d, images: newImageCache(imageCacheBytes)}
+	return &RatePane{deps: d, images: newImageCache(imageCacheBytes), now: time.Now}
 }
 
 // Title implements Pane.
@@ -235,6 +242,8 @@ func (p *RatePane) start(s *ratesession.Session) {
 		p.images.Forget()
 	}
 	p.s = s
+	p.undo = nil
+	p.opened, p.ratedAtOpen = p.now(), s.Tally().Total().Rated
 	p.failure.hide()
 	p.errorShown = false
 	pos, ok := s.Resume()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
@@ -251,5 +252,61 @@ func TestRateJumpCompactAndReopenedPane(t *testing.T) {
 	m2 := rateWindow(t, a, store, dir, "sam")
 	if !m2.rate.compact || m2.current != paneRate {
 		t.Fatal("compact mode or the pane was not remembered")
+	}
+}
+
+func TestPaceText(t *testing.T) {
+	for _, tc := range []struct {
+		done      int
+		elapsed   time.Duration
+		remaining int
+		want      string
+	}{
+		{0, 0, 10, "10 left · pace after two items"},
+		{30, time.Hour, 45, "30 items/h · 45 left · about 1 h 30 min"},
+		{10, 30 * time.Minute, 5, "20 items/h · 5 left · about 15 min"},
+		{3, time.Hour, 0, "none left"},
+	} {
+		if got := paceText(tc.done, tc.elapsed, tc.remaining); got != tc.want {
+			t.Errorf("paceText(%d, %v, %d) = %q, want %q", tc.done, tc.elapsed, tc.remaining, got, tc.want)
+		}
+	}
+}
+
+func TestRateUndoFlagHeaderAndNotes(t *testing.T) {
+	dir := t.TempDir()
+	writeTestSplit(t, dir, 3, 0, 0, 32, 24)
+	store := openTestStore(t)
+	m := rateWindow(t, test.NewTempApp(t), store, dir, "val")
+	p := m.rate
+	first := p.current()
+	typeRunes(m, "1")
+	typeRunes(m, "0")
+	pressKey(m, fyne.KeyReturn)
+	typeRunes(m, "2")
+	undo := func() {
+		m.Window.Canvas().(fyne.Shortcutable).TypedShortcut(&fyne.ShortcutUndo{})
+		m.settle()
+	}
+	second := p.current()
+	undo() // the 2 on the second item
+	if got := storedScores(t, store, second, "val"); got != (vigor.Scores{vigor.NoScore, vigor.NoScore, vigor.NoScore, vigor.NoScore}) {
+		t.Fatalf("undo stored %v for %s", got, second.ID)
+	}
+	undo() // the 0 on the first: back to Yes and three unset
+	if p.current().ID != first.ID {
+		t.Fatalf("undo showed %s, want %s", p.current().ID, first.ID)
+	}
+	if got := storedScores(t, store, first, "val"); got != (vigor.Scores{1, vigor.NoScore, vigor.NoScore, vigor.NoScore}) {
+		t.Fatalf("undo stored %v for %s", got, first.ID)
+	}
+	typeRunes(m, "f")
+	if !strings.Contains(p.position.Text, "FLAGGED") {
+		t.Fatalf("header %q does not show the flag", p.position.Text)
+	}
+	// The hidden ground truth's note spans the panel, one line, not a letter a line.
+	typeRunes(m, "h")
+	if w, pw := p.gt.note.Size().Width, p.gt.zoom.Size().Width; w < pw/2 {
+		t.Fatalf("note %.0f wide in a %.0f panel", w, pw)
 	}
 }

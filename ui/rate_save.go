@@ -27,8 +27,19 @@ func (p *RatePane) setFlag(on bool) {
 	p.edit(func(r *vigor.Rating) { r.Flagged = on })
 }
 
-// edit changes the current item's rating on screen and queues it for saving.
+// edit changes the current item's rating on screen and queues it for
+// saving; Ctrl+Z takes the change back.
 func (p *RatePane) edit(change func(r *vigor.Rating)) {
+	before := p.s.Rating(p.s.Item())
+	p.undo = append(p.undo, undoStep{id: p.s.Item().ID, before: before})
+	if len(p.undo) > maxUndo {
+		p.undo = p.undo[len(p.undo)-maxUndo:]
+	}
+	p.apply(change)
+}
+
+// apply changes the current item's rating and queues the save.
+func (p *RatePane) apply(change func(r *vigor.Rating)) {
 	id := p.s.Edit(change)
 	p.showScores()
 	p.updateHeader()
@@ -147,6 +158,48 @@ func (p *RatePane) enter() {
 		return
 	}
 	p.goTo(pos)
+}
+
+// maxUndo is how many changes Ctrl+Z can take back.
+const maxUndo = 200
+
+// undoStep is one change as Ctrl+Z takes it back: the item and its rating
+// before the change.
+type undoStep struct {
+	id     string
+	before vigor.Rating
+}
+
+// undoLast takes the last change back: it shows the item and saves its
+// previous scores, flag and comment again (the store keeps both as
+// revisions). An item that was unrated is saved with no scores, which
+// counts as unrated.
+func (p *RatePane) undoLast() {
+	s := p.s
+	if s == nil {
+		return
+	}
+	p.dropDraft()
+	if len(p.undo) == 0 {
+		p.hint("Nothing to undo in this session.")
+		return
+	}
+	step := p.undo[len(p.undo)-1]
+	p.undo = p.undo[:len(p.undo)-1]
+	pos, ok := s.PositionOf(step.id)
+	if !ok {
+		return
+	}
+	if s.Pos() != pos {
+		if s.Filter() != ratesession.All {
+			s.SetFilter(ratesession.All)
+			p.showFilter()
+		}
+		p.goTo(pos)
+	}
+	b := step.before
+	p.apply(func(r *vigor.Rating) { r.Scores, r.Flagged, r.Comment = b.Scores, b.Flagged, b.Comment })
+	p.hint("Undone: " + step.id + " is back to " + scoreSummary(s.Split, s.Rating(s.Item())) + ".")
 }
 
 // scoreSummary reads a rating out, "BC 1 · RO 0 · VQ 1 · RS 0".

@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"strconv"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -30,6 +31,8 @@ func (p *RatePane) View() fyne.CanvasObject {
 	change := widget.NewButton("Change…", func() { p.askAnnotator(p.annotator(), p.reopen) })
 	p.position = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	p.tally = widget.NewLabel("")
+	p.pace = widget.NewLabel("")
+	p.pace.SizeName = theme.SizeNameCaptionText
 	p.saveState = widget.NewLabel("")
 	p.prevBtn = widget.NewButtonWithIcon("", theme.NavigateBackIcon(), func() { p.step(-1) })
 	p.nextBtn = widget.NewButtonWithIcon("", theme.NavigateNextIcon(), func() { p.step(1) })
@@ -41,7 +44,7 @@ func (p *RatePane) View() fyne.CanvasObject {
 	}
 	p.position.Truncation = fyne.TextTruncateEllipsis
 	top := container.NewVBox(
-		container.NewBorder(nil, nil, openBtn, container.NewHBox(p.raterLabel, change), p.splitLabel),
+		container.NewBorder(nil, nil, openBtn, container.NewHBox(p.pace, p.raterLabel, change), p.splitLabel),
 		container.NewBorder(nil, nil, container.NewHBox(p.prevBtn, p.nextBtn, container.New(widthLayout{w: 190}, p.saveState)),
 			container.NewHBox(p.tally, container.NewHBox(filters...)), p.position),
 	)
@@ -110,7 +113,7 @@ func (p *RatePane) View() fyne.CanvasObject {
 	p.empty.Wrapping = fyne.TextWrapWord
 	p.body.Hide()
 	p.area = newRateArea(container.NewBorder(container.NewVBox(top, p.notice.box, p.failure.box), nil, nil, nil,
-		container.NewStack(container.NewCenter(p.empty), p.body)), p)
+		container.NewStack(centredLine(p.empty), p.body)), p)
 	p.area.onFocus = func(bool) {
 		if p.s != nil {
 			p.showScores()
@@ -442,6 +445,7 @@ func (p *RatePane) updateHeader() {
 		setText(p.raterLabel, "")
 		setText(p.position, "")
 		setText(p.tally, "")
+		setText(p.pace, "")
 		setText(p.saveState, "")
 		p.prevBtn.Disable()
 		p.nextBtn.Disable()
@@ -459,7 +463,11 @@ func (p *RatePane) updateHeader() {
 		where += " › " + it.Subdomain
 	}
 	// The model is not shown: raters judge outputs, not their makers.
-	setText(p.position, fmt.Sprintf("Item %d of %d · %s · %s · %s", s.Pos()+1, s.Len(), it.ID, it.Track, where))
+	flag := ""
+	if s.Rating(it).Flagged {
+		flag = " · ⚑ FLAGGED"
+	}
+	setText(p.position, fmt.Sprintf("Item %d of %d · %s · %s · %s%s", s.Pos()+1, s.Len(), it.ID, it.Track, where, flag))
 	pr := s.Tally()
 	var parts []string
 	for _, tp := range []struct {
@@ -474,6 +482,8 @@ func (p *RatePane) updateHeader() {
 	if f := pr.Total().Flagged; f > 0 {
 		text += fmt.Sprintf(" · %d flagged", f)
 	}
+	total := pr.Total()
+	setText(p.pace, paceText(total.Rated-p.ratedAtOpen, p.now().Sub(p.opened), total.Total-total.Rated))
 	setText(p.tally, text)
 	p.prevBtn.Enable()
 	p.nextBtn.Enable()
@@ -626,4 +636,24 @@ func setImportance(b *widget.Button, i widget.Importance) {
 		b.Importance = i
 		b.Refresh()
 	}
+}
+
+// paceText is the rater's pace this session and the time left at that
+// pace: "32 items/h · 120 left · about 3 h 45 min".
+func paceText(done int, elapsed time.Duration, remaining int) string {
+	left := fmt.Sprintf("%d left", remaining)
+	if remaining == 0 {
+		return "none left"
+	}
+	if done < 2 || elapsed < time.Minute {
+		return left + " · pace after two items"
+	}
+	perHour := float64(done) / elapsed.Hours()
+	eta := time.Duration(float64(remaining) / perHour * float64(time.Hour)).Round(time.Minute)
+	h, m := int(eta.Hours()), int(eta.Minutes())%60
+	when := fmt.Sprintf("%d min", m)
+	if h > 0 {
+		when = fmt.Sprintf("%d h %d min", h, m)
+	}
+	return fmt.Sprintf("%.0f items/h · %s · about %s", perHour, left, when)
 }

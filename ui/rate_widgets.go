@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -280,7 +281,9 @@ func newImagePanel(caption string, right, bottom fyne.CanvasObject) *imagePanel 
 		p.caption.Truncation = fyne.TextTruncateOff
 		head = container.NewBorder(nil, nil, p.caption, nil, right)
 	}
-	p.box = container.NewBorder(head, bottom, nil, nil, container.NewStack(p.zoom, container.NewCenter(p.note)))
+	// The note gets the panel's whole width (a centring container would
+	// give a wrapped label its minimum width: one letter per line).
+	p.box = container.NewBorder(head, bottom, nil, nil, container.NewStack(p.zoom, centredLine(p.note)))
 	return p
 }
 
@@ -551,4 +554,11 @@ func (l *capLayout) Layout(objs []fyne.CanvasObject, s fyne.Size) {
 
 func (l *capLayout) MinSize([]fyne.CanvasObject) fyne.Size {
 	return fyne.NewSize(0, min(l.content.MinSize().Height, l.max))
+}
+
+// centredLine places a wrapped label across its parent's width, in the
+// middle of its height.
+func centredLine(l *widget.Label) fyne.CanvasObject {
+	l.Alignment = fyne.TextAlignCenter
+	return container.NewVBox(layout.NewSpacer(), l, layout.NewSpacer())
 }

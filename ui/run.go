@@ -19,5 +19,10 @@ func Run(o Options) {
 	a := app.NewWithID(AppID)
 	a.SetIcon(fyne.NewStaticResource("icon.png", resources.Icon))
 	w := NewMainWindow(a, o)
+	a.Lifecycle().SetOnStarted(func() {
+		if screen, ok := screenWorkArea(); ok {
+			w.fitToScreen(screen)
+		}
+	})
 	w.Window.ShowAndRun()
 }

@@ -130,7 +130,9 @@ func NewMainWindow(a fyne.App, o Options) *MainWindow {
 	w.SetOnDropped(m.dropped)
 
 	prefs := a.Preferences()
-	w.Resize(fyne.NewSize(float32(prefs.FloatWithFallback(prefWinWidth, 1280)), float32(prefs.FloatWithFallback(prefWinHigh, 800))))
+	// Until the app has started and the screen is known (Run, fitToScreen):
+	// the remembered size, or one that fits the smallest laptop.
+	w.Resize(windowSize(m.rememberedSize(), fyne.NewSize(1000, 560)))
 	w.SetOnClosed(func() {
 		s := w.Canvas().Size()
 		prefs.SetFloat(prefWinWidth, float64(s.Width))

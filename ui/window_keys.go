@@ -20,6 +20,11 @@ func (m *MainWindow) bindKeys() {
 	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) {
 		m.quit()
 	})
+	c.AddShortcut(&fyne.ShortcutUndo{}, func(fyne.Shortcut) {
+		if m.current == paneRate {
+			m.rate.undoLast()
+		}
+	})
 	for i, k := range []fyne.KeyName{fyne.Key1, fyne.Key2, fyne.Key3, fyne.Key4, fyne.Key5} {
 		c.AddShortcut(&desktop.CustomShortcut{KeyName: k, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) {
 			m.Show(i)
