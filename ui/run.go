@@ -16,7 +16,14 @@ const AppID = "io.github.jigbench.jigbench"
 
 // Run opens the main window and blocks until it closes.
 func Run(o Options) {
+	prefs, havePrefs := prefsFile()
+	if havePrefs {
+		restorePreferences(prefs)
+	}
 	a := app.NewWithID(AppID)
+	if havePrefs {
+		keepPreferencesCopy(a.Preferences(), prefs)
+	}
 	a.SetIcon(fyne.NewStaticResource("icon.png", resources.Icon))
 	w := NewMainWindow(a, o)
 	a.Lifecycle().SetOnStarted(func() {
