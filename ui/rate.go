@@ -242,6 +242,7 @@ func (p *RatePane) start(s *ratesession.Session) {
 		p.images.Forget()
 	}
 	p.s = s
+	p.window.SetTitle("jigbench — " + s.Split.Name) // says which split is open, also to a test driving the window
 	p.undo = nil
 	p.opened, p.ratedAtOpen = p.now(), s.Tally().Total().Rated
 	p.failure.hide()

@@ -25,9 +25,15 @@ import (
 // The rating area (rateArea) holds the keyboard while Rate is shown, so
 // these keys reach the pane whatever was clicked or shown before.
 
-// keyHelp is the key scheme as the pane shows it beside the dimensions.
-func keyHelp(track vigor.Track) string {
-	if track == vigor.TrackResult {
+// keyHelp is the key scheme as the pane shows it beside the dimensions;
+// compact is its one-line form.
+func keyHelp(track vigor.Track, compact bool) string {
+	switch {
+	case compact && track == vigor.TrackResult:
+		return "↑↓ Tab choose · 1–4 Yes/No · Y N · 0 rest No · Enter next · ← → items · R rubric"
+	case compact:
+		return "↑↓ Tab choose · digits type 0–100 · Backspace · Enter next · ← → items · R rubric"
+	case track == vigor.TrackResult:
 		return "Keys: ↑ ↓ (Tab) choose a criterion · 1–4 switch it Yes/No · Y N set the chosen one · " +
 			"0 sets every unset one to No · Enter next unrated · ← → items · F flag · C comment · H hide ground truth · R rubric text"
 	}
@@ -123,10 +129,17 @@ func (p *RatePane) TypedKey(e *fyne.KeyEvent) {
 }
 
 // acted clears the last hint: a hint stays until the rater's next key.
-func (p *RatePane) acted() { setText(p.prompt, "") }
+func (p *RatePane) acted() { p.hint("") }
 
 // hint shows msg beside the dimensions until the rater acts.
-func (p *RatePane) hint(msg string) { setText(p.prompt, msg) }
+func (p *RatePane) hint(msg string) {
+	setText(p.prompt, msg)
+	if msg == "" {
+		p.prompt.Hide()
+	} else {
+		p.prompt.Show()
+	}
+}
 
 // chooseDim makes d the chosen dimension, first saving what was typed
 // into the one before. wrap makes Tab go round; the arrows stop at the ends.

@@ -86,6 +86,7 @@ func (p *RatePane) View() fyne.CanvasObject {
 	p.prompt = widget.NewLabel("")
 	p.prompt.Wrapping = fyne.TextWrapWord
 	p.prompt.Importance = widget.WarningImportance
+	p.prompt.Hide()
 	rows := []fyne.CanvasObject{p.trackTitle, p.hints, p.prompt}
 	for d := range p.dims {
 		p.dims[d] = p.newDimRow(d)
@@ -327,7 +328,7 @@ func (p *RatePane) show() {
 	} else {
 		setText(p.trackTitle, "Process track: scores from 0 to 100")
 	}
-	setText(p.hints, keyHelp(it.Track))
+	setText(p.hints, keyHelp(it.Track, p.compact))
 	for d, r := range p.dims {
 		c := rubric[d]
 		setText(r.title, c.Title+" ("+c.Short+")")
@@ -336,6 +337,12 @@ func (p *RatePane) show() {
 			r.rubric.Hide()
 		} else {
 			r.rubric.Show()
+		}
+		// Compact: a result row's buttons show its state by their colour.
+		if p.compact && it.Track == vigor.TrackResult {
+			r.state.Hide()
+		} else {
+			r.state.Show()
 		}
 		if it.Track == vigor.TrackResult {
 			r.result.Show()
@@ -370,6 +377,16 @@ func (p *RatePane) showScores() {
 		v := r.Scores[d]
 		chosen := d == p.active
 		p.markRow(row, chosen, focused)
+		// The number is key 1–4 on a result item; on a process item digits
+		// type, so the row carries only the mark of the chosen one.
+		key := strconv.Itoa(d + 1)
+		if it.Track == vigor.TrackProcess {
+			key = " "
+			if chosen {
+				key = "▸"
+			}
+		}
+		setText(row.key, key)
 		if it.Track == vigor.TrackResult {
 			yes, no := widget.MediumImportance, widget.MediumImportance
 			switch v {
