@@ -310,3 +310,23 @@ func TestRateUndoFlagHeaderAndNotes(t *testing.T) {
 		t.Fatalf("note %.0f wide in a %.0f panel", w, pw)
 	}
 }
+
+func TestRateRubricFollowsTheChosenDimension(t *testing.T) {
+	dir := t.TempDir()
+	writeTestSplit(t, dir, 3, 0, 0, 32, 24)
+	m := rateWindow(t, test.NewTempApp(t), openTestStore(t), dir, "wes")
+	m.Window.Resize(fyne.NewSize(1000, 560))
+	m.settle()
+	p := m.rate
+	for range 3 {
+		pressKey(m, fyne.KeyDown)
+	}
+	box := p.dims[3].box
+	if y, h := box.Position().Y, box.Size().Height; y+h > p.right.Offset.Y+p.right.Size().Height+1 || p.right.Offset.Y == 0 {
+		t.Fatalf("dimension 4 at %.0f–%.0f, view %.0f–%.0f", y, y+h, p.right.Offset.Y, p.right.Offset.Y+p.right.Size().Height)
+	}
+	pressKey(m, fyne.KeyRight)
+	if p.right.Offset.Y != 0 {
+		t.Fatalf("the next item's rubric starts at %.0f, not the top", p.right.Offset.Y)
+	}
+}

@@ -101,7 +101,7 @@ func (p *RatePane) View() fyne.CanvasObject {
 	p.commentLabel = widget.NewLabel("")
 	p.commentLabel.Wrapping = fyne.TextWrapWord
 	p.commentLabel.SizeName = theme.SizeNameCaptionText
-	p.saveNext = widget.NewButtonWithIcon("Save and next unrated (Enter)", theme.MailSendIcon(), p.enter)
+	p.saveNext = widget.NewButtonWithIcon("Next unrated item (Enter)", theme.MailSendIcon(), p.enter)
 	p.saveNext.Importance = widget.HighImportance
 	rows = append(rows, widget.NewSeparator(), container.NewBorder(nil, nil, nil, commentBtn, p.flag), p.commentLabel,
 		p.saveNext)
@@ -359,8 +359,9 @@ func (p *RatePane) show() {
 	}
 	p.showScores()
 	p.updateHeader()
-	p.right.Offset.Y = 0 // each item starts at the top of its rubric
-	p.right.Refresh()
+	if p.right.Offset.Y != 0 { // each item starts at the top of its rubric
+		p.right.ScrollToTop()
+	}
 	p.work.relayout(p.view)
 }
 
