@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/jigbench/jigbench/core/vigor"
 )
@@ -330,3 +331,35 @@ func TestRateRubricFollowsTheChosenDimension(t *testing.T) {
 		t.Fatalf("the next item's rubric starts at %.0f, not the top", p.right.Offset.Y)
 	}
 }
+
+func TestRateKeysComeBackAfterTheShortcutsSheet(t *testing.T) {
+	dir := t.TempDir()
+	writeTestSplit(t, dir, 2, 0, 0, 32, 24)
+	m := rateWindow(t, test.NewTempApp(t), openTestStore(t), dir, "xan")
+	c := m.Window.Canvas()
+	m.showShortcuts()
+	if c.Overlays().Top() == nil {
+		t.Fatal("no shortcuts sheet")
+	}
+	var closeBtn *widget.Button
+	eachButton(c.Overlays().Top(), func(b *widget.Button) {
+		if b.Text == "Close" {
+			closeBtn = b
+		}
+	})
+	if closeBtn == nil {
+		t.Fatal("the sheet has no Close button")
+	}
+	test.Tap(closeBtn)
+	if c.Overlays().Top() != nil {
+		t.Fatal("Close left the sheet open")
+	}
+	if c.Focused() != m.rate.area {
+		t.Fatalf("after the sheet the keyboard is with %T", c.Focused())
+	}
+	typeRunes(m, "1")
+	if m.rate.s.Shown().Scores[0] != 1 {
+		t.Fatal("key 1 after the sheet did not reach the rating area")
+	}
+}
+

@@ -66,7 +66,7 @@ var shortcuts = [][2]string{
 	{"← / →", "Rate: previous / next item (within the filter), everywhere"},
 	{", / .   PgUp / PgDn", "Rate: previous / next frame; ten frames back / forward"},
 	{"F   C   H   R", "Rate: flag, comment, hide the ground truth, hide the rubric text (compact)"},
-	{"G   Ctrl+Z", "Rate: go to an item by number or id; undo the last save"},
+	{"G   Ctrl+Z", "Rate: go to an item by number or id; undo the last change (its previous values are saved again)"},
 }
 
 func (m *MainWindow) showShortcuts() {
@@ -78,11 +78,21 @@ func (m *MainWindow) showShortcuts() {
 	d := dialog.NewCustom("Keyboard shortcuts", "Close", container.NewVScroll(form), m.Window)
 	s, f := m.Window.Canvas().Size(), form.MinSize()
 	d.Resize(fyne.NewSize(min(f.Width+48, s.Width*0.95), min(f.Height+110, s.Height*0.92)))
+	d.SetOnClosed(m.giveKeysBack)
 	d.Show()
 }
 
 func (m *MainWindow) showAbout() {
 	text := widget.NewLabel("jigbench " + m.Version + "\n\nA workbench for the JigShape jigsaw benchmark and the ViGoR-Bench\n" +
 		"meta-evaluation: generate, solve and score puzzles; rate items and\nmeasure judge–human agreement.")
-	dialog.ShowCustom("About jigbench", "Close", text, m.Window)
+	d := dialog.NewCustom("About jigbench", "Close", text, m.Window)
+	d.SetOnClosed(m.giveKeysBack)
+	d.Show()
+}
+
+// giveKeysBack returns the keyboard to the pane after a dialog.
+func (m *MainWindow) giveKeysBack() {
+	if m.current == paneRate {
+		m.rate.grab()
+	}
 }
