@@ -362,4 +362,3 @@ func TestRateKeysComeBackAfterTheShortcutsSheet(t *testing.T) {
 		t.Fatal("key 1 after the sheet did not reach the rating area")
 	}
 }
-
