@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 
 	"fyne.io/fyne/v2"
+
+	"github.com/jigbench/jigbench/core/fsutil"
 )
 
 // Fyne writes preferences.json by truncating it and writing it again, a
@@ -38,7 +40,7 @@ func restorePreferences(path string) bool {
 	if err != nil || !json.Valid(data) {
 		return false
 	}
-	return writeAtomically(path, data) == nil
+	return os.MkdirAll(filepath.Dir(path), 0o700) == nil && fsutil.WriteFile(path, data) == nil
 }
 
 // keepPreferencesCopy writes the copy of prefs on every change.
@@ -52,33 +54,8 @@ func keepPreferencesCopy(prefs fyne.Preferences, path string) {
 		var err error
 		values.ReadValues(func(v map[string]any) { data, err = json.Marshal(v) })
 		if err == nil {
-			_ = writeAtomically(path+prefsCopySuffix, data) // the copy is a spare; Fyne's own file still counts
+			_ = fsutil.WriteFile(path+prefsCopySuffix, data) // the copy is a spare; Fyne's own file still counts
 		}
 	}
 	prefs.AddChangeListener(write)
-}
-
-// writeAtomically replaces path with data so a reader sees the old file
-// or the new one, never a part.
-func writeAtomically(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }

@@ -9,7 +9,10 @@ import (
 func TestPreferencesComeBackAfterAKill(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "fyne", AppID, "preferences.json")
 	saved := []byte(`{"rate.annotator":"wen","window.pane":3}`)
-	if err := writeAtomically(path+prefsCopySuffix, saved); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path+prefsCopySuffix, saved, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	for _, broken := range []string{"", "   ", `{"rate.annot`} {
