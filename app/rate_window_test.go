@@ -56,6 +56,8 @@ var resultSteps = []keyStep{
 	{keys: ks("1 2 3 4 Return"), want: vigor.Scores{1, 1, 1, 1}},
 	// A double Enter: the second must not save the next item.
 	{keys: ks("2 0 Return Return"), want: vigor.Scores{0, 1, 0, 0}},
+	// Switching panes by mouse (the pane list takes the focus) and back.
+	{keys: ks("1 click:Generate click:Rate 0 Return"), want: vigor.Scores{1, 0, 0, 0}},
 	// Switching panes and back mid-item.
 	{keys: ks("3 ctrl+2 ctrl+4 0 Return"), want: vigor.Scores{0, 0, 1, 0}},
 	// A dialog (comment) and back.
@@ -63,8 +65,11 @@ var resultSteps = []keyStep{
 	// Enter with nothing chosen saves nothing; ↓ Y chooses and sets.
 	{keys: ks("Return Down y 0 Return"), want: vigor.Scores{0, 1, 0, 0}},
 	{keys: ks("f 4 0 Return"), want: vigor.Scores{0, 0, 0, 1}, flagged: true},
-	{keys: ks("1 0 Return"), want: vigor.Scores{1, 0, 0, 0}},
 }
+
+// navRows is where the pane list's rows are, from the window's top left
+// (below the menu bar), in Fyne units at scale 1.
+var navRows = map[string][2]int{"Generate": {60, 49}, "Rate": {60, 166}}
 
 var processSteps = []keyStep{
 	// The old "1 80 2 70": digits only type, so it is 180…, refused; Tab
@@ -197,6 +202,14 @@ func (w *realWindow) press(keys ...string) {
 		w.t.Fatalf("xdotool windowfocus: %v", err)
 	}
 	for _, k := range keys {
+		if pane, ok := strings.CutPrefix(k, "click:"); ok {
+			at := navRows[pane]
+			if _, err := w.xdo("mousemove", "--window", w.id, strconv.Itoa(at[0]), strconv.Itoa(at[1]), "click", "1"); err != nil {
+				w.t.Fatalf("xdotool click on %s: %v", pane, err)
+			}
+			time.Sleep(400 * time.Millisecond)
+			continue
+		}
 		if _, err := w.xdo("key", "--clearmodifiers", k); err != nil {
 			w.t.Fatalf("xdotool key %s: %v", k, err)
 		}
