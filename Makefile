@@ -59,8 +59,10 @@ store-postgres:
 
 # Starts the real binary in a real window under Xvfb (skipped without Xvfb).
 smoke:
+# TestRateRealWindow rates a split by keyboard (xdotool) and checks the database.
 	@if command -v Xvfb >/dev/null 2>&1 && command -v xwd >/dev/null 2>&1; then \
-	  JIGBENCH_SMOKE=1 $(GO) test -tags $(TAGS) -run '^TestSmokeRealWindow$$' -count=1 ./app/; \
+	  command -v xdotool >/dev/null 2>&1 || echo "smoke: xdotool not installed; the real-window Rate test is skipped"; \
+	  JIGBENCH_SMOKE=1 $(GO) test -tags $(TAGS) -run '^(TestSmokeRealWindow|TestRateRealWindow)$$' -count=1 ./app/; \
 	else echo "smoke: Xvfb or xwd not installed; skipped"; fi
 
 bench: deps

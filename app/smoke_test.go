@@ -2,7 +2,6 @@ package app
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"os"
 	"os/exec"
@@ -165,26 +164,13 @@ func waitFor(t *testing.T, limit time.Duration, what string, ok func() bool) {
 
 // distinctColours counts the pixel values of an XWD dump (24 or 32 bits per pixel).
 func distinctColours(xwd []byte) (int, error) {
-	if len(xwd) < 100 {
-		return 0, fmt.Errorf("xwd output too short")
+	img, err := xwdImage(xwd)
+	if err != nil {
+		return 0, err
 	}
-	field := func(i int) int { return int(binary.BigEndian.Uint32(xwd[4*i:])) }
-	headerSize, width, height := field(0), field(4), field(5)
-	bpp, perLine, ncolors := field(11), field(12), field(19)
-	if bpp != 24 && bpp != 32 {
-		return 0, fmt.Errorf("xwd: %d bits per pixel, want 24 or 32", bpp)
-	}
-	start := headerSize + 12*ncolors
-	if start+height*perLine > len(xwd) {
-		return 0, fmt.Errorf("xwd: image runs past the data")
-	}
-	seen := map[[3]byte]bool{}
-	step := bpp / 8
-	for y := 0; y < height; y++ {
-		row := xwd[start+y*perLine:]
-		for x := 0; x < width; x++ {
-			seen[[3]byte(row[x*step:x*step+3])] = true
-		}
+	seen := map[[4]uint8]bool{}
+	for i := 0; i < len(img.Pix); i += 4 {
+		seen[[4]uint8(img.Pix[i:i+4])] = true
 	}
 	return len(seen), nil
 }

@@ -7,8 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"sync/atomic"
+	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
@@ -30,6 +32,7 @@ const (
 	prefAnnotator = "rate.annotator"
 	prefHideGT    = "rate.hide_ground_truth"
 	prefLastSplit = "rate.last_split"
+	prefCompact   = "rate.compact"
 )
 
 // demoAnnotator rates the demo split when nobody has given a name yet.
@@ -52,7 +55,7 @@ type RatePane struct {
 	images *imageCache
 
 	splitLabel, raterLabel *widget.Label
-	position, tally        *widget.Label
+	position, tally, pace  *widget.Label
 	saveState              *widget.Label
 	notice, failure        *banner
 	filterBtns             [len(ratesession.FilterNames)]*widget.Button
@@ -72,8 +75,23 @@ type RatePane struct {
 	body                   fyne.CanvasObject
 	right                  *container.Scroll
 	hints                  *widget.Label
+	prompt                 *widget.Label // why a key was refused, what to do next
 	empty                  *widget.Label
+	area                   *rateArea // holds the keyboard while Rate is shown
 	view                   fyne.CanvasObject
+
+	// The chosen dimension and what is being typed into it (process).
+	active   int
+	draft    string
+	drafting bool // draft replaces the field's text
+	refused  bool // the last key was refused; nothing is saved until fixed
+	compact  bool // rubric text hidden, so all four dimensions fit
+	undo     []undoStep
+
+	// Pace: when the split was opened and how many items were rated then.
+	opened      time.Time
+	ratedAtOpen int
+	now         func() time.Time
 
 	s       *ratesession.Session
 	request atomic.Uint64 // split loads; a newer one wins
@@ -90,14 +108,16 @@ type RatePane struct {
 type dimRow struct {
 	key, title, state, rubric *widget.Label
 	yes, no                   *widget.Button // result track
-	entry                     *scoreEntry    // process track
+	field                     *scoreField    // process track
 	slider                    *keySlider
 	result, process           *fyne.Container
+	mark                      *canvas.Rectangle // behind the row: the chosen dimension
+	box                       fyne.CanvasObject // the whole row, for scrolling to it
 }
 
 // newRatePane makes the pane; it saves through d.ratings.
 func newRatePane(d deps) *RatePane {
-	return &RatePane{deps: d, images: newImageCache(imageCacheBytes)}
+	return &RatePane{deps: d, images: newImageCache(imageCacheBytes), now: time.Now}
 }
 
 // Title implements Pane.
@@ -222,6 +242,9 @@ func (p *RatePane) start(s *ratesession.Session) {
 		p.images.Forget()
 	}
 	p.s = s
+	p.window.SetTitle("jigbench — " + s.Split.Name) // says which split is open, also to a test driving the window
+	p.undo = nil
+	p.opened, p.ratedAtOpen = p.now(), s.Tally().Total().Rated
 	p.failure.hide()
 	p.errorShown = false
 	pos, ok := s.Resume()

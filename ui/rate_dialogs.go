@@ -2,6 +2,8 @@ package ui
 
 import (
 	"errors"
+	"fmt"
+	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -10,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/jigbench/jigbench/core/vigor"
+	"github.com/jigbench/jigbench/ui/ratesession"
 )
 
 // The Rate pane's two questions: who is rating, and a comment on an item.
@@ -22,7 +25,10 @@ func (p *RatePane) askText(title, confirm, text, placeholder string, layout func
 	e := newDialogEntry()
 	e.SetText(text)
 	e.PlaceHolder = placeholder
-	d := dialog.NewCustomConfirm(title, confirm, "Cancel", layout(e), func(ok bool) { answer(e.Text, ok) }, p.window)
+	d := dialog.NewCustomConfirm(title, confirm, "Cancel", layout(e), func(ok bool) {
+		answer(e.Text, ok)
+		p.grab() // the keyboard goes back to the rating area
+	}, p.window)
 	e.OnSubmitted = func(string) { d.Confirm() }
 	e.onEscape = d.Hide
 	d.Show()
@@ -75,4 +81,43 @@ func (p *RatePane) askComment() {
 				p.edit(func(r *vigor.Rating) { r.Comment = text })
 			}
 		})
+}
+
+// askJump asks for an item by its number in the rater's order or its id
+// (key G) and shows it.
+func (p *RatePane) askJump() {
+	s := p.s
+	if s == nil {
+		return
+	}
+	hint := widget.NewLabel(fmt.Sprintf("Type the item's number (1–%d) or its id.", s.Len()))
+	p.askText("Go to item", "Go", "", "number or id", func(e fyne.CanvasObject) fyne.CanvasObject {
+		return container.New(widthLayout{w: 360}, container.NewVBox(hint, e))
+	}, func(text string, ok bool) {
+		if !ok || p.s != s {
+			return
+		}
+		pos, found := jumpTarget(s, strings.TrimSpace(text))
+		if !found {
+			p.hint(fmt.Sprintf("No item %q: type a number from 1 to %d or an item id.", strings.TrimSpace(text), s.Len()))
+			return
+		}
+		if s.Filter() != ratesession.All {
+			s.SetFilter(ratesession.All)
+			p.showFilter()
+		}
+		p.goTo(pos)
+	})
+}
+
+// jumpTarget finds an item by id first, then by its number in the order.
+func jumpTarget(s *ratesession.Session, text string) (int, bool) {
+	if pos, ok := s.PositionOf(text); ok {
+		return pos, true
+	}
+	n, err := strconv.Atoi(text)
+	if err != nil || n < 1 || n > s.Len() {
+		return 0, false
+	}
+	return n - 1, true
 }

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"fyne.io/fyne/v2"
 	"github.com/jigbench/jigbench/core/vigor"
 	"github.com/jigbench/jigbench/ui/ratesession"
 )
@@ -21,44 +20,6 @@ func (p *RatePane) setScore(d, v int) {
 	p.edit(func(r *vigor.Rating) { r.Scores[d] = v })
 }
 
-// adjustScore moves a process score by delta (from 0 when unscored).
-func (p *RatePane) adjustScore(d, delta int) {
-	v := p.s.Rating(p.s.Item()).Scores[d]
-	if v == vigor.NoScore {
-		v = 0
-		if delta < 0 {
-			delta = 0
-		}
-	}
-	p.setScore(d, min(max(v+delta, 0), vigor.MaxProcessScore))
-	if e := p.dims[d].entry; p.focused(e) {
-		e.TypedShortcut(&fyne.ShortcutSelectAll{})
-	}
-}
-
-// commitEntry saves what was typed into dimension d's field.
-func (p *RatePane) commitEntry(d int) {
-	if p.s == nil || p.showing || p.s.Item().Track != vigor.TrackProcess {
-		return
-	}
-	e := p.dims[d].entry
-	cur := p.s.Rating(p.s.Item()).Scores[d]
-	v, ok := e.value()
-	switch {
-	case !ok && strings.TrimSpace(e.Text) == "":
-		if cur != vigor.NoScore {
-			p.showScores() // an emptied field keeps the score
-		}
-	case !ok:
-		p.status.Set(fmt.Sprintf("%q is not a score; type a whole number from 0 to 100.", e.Text))
-		p.showScores()
-	case v != cur:
-		p.setScore(d, v)
-	case e.Text != strconv.Itoa(v):
-		p.showScores() // "075" or "150": show what is kept
-	}
-}
-
 func (p *RatePane) setFlag(on bool) {
 	if p.s == nil || p.s.Rating(p.s.Item()).Flagged == on {
 		return
@@ -66,8 +27,19 @@ func (p *RatePane) setFlag(on bool) {
 	p.edit(func(r *vigor.Rating) { r.Flagged = on })
 }
 
-// edit changes the current item's rating on screen and queues it for saving.
+// edit changes the current item's rating on screen and queues it for
+// saving; Ctrl+Z takes the change back.
 func (p *RatePane) edit(change func(r *vigor.Rating)) {
+	before := p.s.Rating(p.s.Item())
+	p.undo = append(p.undo, undoStep{id: p.s.Item().ID, before: before})
+	if len(p.undo) > maxUndo {
+		p.undo = p.undo[len(p.undo)-maxUndo:]
+	}
+	p.apply(change)
+}
+
+// apply changes the current item's rating and queues the save.
+func (p *RatePane) apply(change func(r *vigor.Rating)) {
 	id := p.s.Edit(change)
 	p.showScores()
 	p.updateHeader()
@@ -150,34 +122,25 @@ func (p *RatePane) retry() {
 	p.kick(p.s)
 }
 
-// enter saves the current item (unset result dimensions count as No) and
-// goes to the next unrated item. A process item with a dimension not yet
-// scored stays, with that dimension's field ready for typing.
+// enter goes to the next unrated item once every dimension of the current
+// one is set; it never sets a score itself (a result criterion not set
+// stays unset until the rater says No, key 0 for all of them). So a second
+// Enter that arrives before the next item is on screen finds that item
+// unset and saves nothing.
 func (p *RatePane) enter() {
 	s := p.s
-	if s == nil {
+	if s == nil || !p.commitDraft() {
 		return
 	}
 	it := s.Item()
-	r := s.Rating(it)
-	if it.Track == vigor.TrackResult && !r.Scores.Complete() {
-		p.edit(func(r *vigor.Rating) {
-			for d, v := range r.Scores {
-				if v == vigor.NoScore {
-					r.Scores[d] = 0
-				}
-			}
-		})
-	}
-	if it.Track == vigor.TrackProcess && !r.Scores.Complete() {
-		for d, v := range r.Scores {
-			if v == vigor.NoScore {
-				c := s.Split.Rubric(it)[d]
-				p.status.Set(fmt.Sprintf("Score %s (0–100) before moving on; ← → skip the item.", c.Title))
-				p.focusDim(d)
-				return
-			}
+	if first, names := p.missing(); first >= 0 {
+		if it.Track == vigor.TrackResult {
+			p.hint(fmt.Sprintf("Not saved yet: set %s first (1–4 switch, Y/N the chosen one, 0 makes every unset one No); ← → skip the item.", names))
+		} else {
+			p.hint(fmt.Sprintf("Score %s (0–100) before moving on; ← → skip the item.", names))
 		}
+		p.chooseDim(first, false)
+		return
 	}
 	if s.Failed(it.ID) != nil {
 		p.retry()
@@ -185,14 +148,58 @@ func (p *RatePane) enter() {
 	}
 	pos, ok := s.NextUnrated()
 	if !ok {
-		p.unfocus()
-		p.status.Set(fmt.Sprintf("Every item is rated — thank you! (%d items; the status says saved once the store has them all.)", s.Len()))
 		if s.Filter() == ratesession.Flagged {
-			p.status.Set("No other unrated flagged item.")
+			p.hint("No other unrated flagged item.")
+		} else {
+			msg := fmt.Sprintf("Every item is rated — thank you! (%d items; the status says saved once the store has them all.)", s.Len())
+			p.hint(msg)
+			p.status.Set(msg)
 		}
 		return
 	}
 	p.goTo(pos)
+}
+
+// maxUndo is how many changes Ctrl+Z can take back.
+const maxUndo = 200
+
+// undoStep is one change as Ctrl+Z takes it back: the item and its rating
+// before the change.
+type undoStep struct {
+	id     string
+	before vigor.Rating
+}
+
+// undoLast takes the last change back: it shows the item and saves its
+// previous scores, flag and comment again (the store keeps both as
+// revisions). An item that was unrated is saved with no scores, which
+// counts as unrated.
+func (p *RatePane) undoLast() {
+	s := p.s
+	if s == nil {
+		return
+	}
+	p.dropDraft()
+	if len(p.undo) == 0 {
+		p.hint("Nothing to undo in this session.")
+		return
+	}
+	step := p.undo[len(p.undo)-1]
+	p.undo = p.undo[:len(p.undo)-1]
+	pos, ok := s.PositionOf(step.id)
+	if !ok {
+		return
+	}
+	if s.Pos() != pos {
+		if s.Filter() != ratesession.All {
+			s.SetFilter(ratesession.All)
+			p.showFilter()
+		}
+		p.goTo(pos)
+	}
+	b := step.before
+	p.apply(func(r *vigor.Rating) { r.Scores, r.Flagged, r.Comment = b.Scores, b.Flagged, b.Comment })
+	p.hint("Undone: " + step.id + " is back to " + scoreSummary(s.Split, s.Rating(s.Item())) + ".")
 }
 
 // scoreSummary reads a rating out, "BC 1 · RO 0 · VQ 1 · RS 0".

@@ -2,10 +2,13 @@ package ui
 
 import (
 	"fmt"
+	"image/color"
 	"strconv"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -28,6 +31,8 @@ func (p *RatePane) View() fyne.CanvasObject {
 	change := widget.NewButton("Change…", func() { p.askAnnotator(p.annotator(), p.reopen) })
 	p.position = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	p.tally = widget.NewLabel("")
+	p.pace = widget.NewLabel("")
+	p.pace.SizeName = theme.SizeNameCaptionText
 	p.saveState = widget.NewLabel("")
 	p.prevBtn = widget.NewButtonWithIcon("", theme.NavigateBackIcon(), func() { p.step(-1) })
 	p.nextBtn = widget.NewButtonWithIcon("", theme.NavigateNextIcon(), func() { p.step(1) })
@@ -39,7 +44,7 @@ func (p *RatePane) View() fyne.CanvasObject {
 	}
 	p.position.Truncation = fyne.TextTruncateEllipsis
 	top := container.NewVBox(
-		container.NewBorder(nil, nil, openBtn, container.NewHBox(p.raterLabel, change), p.splitLabel),
+		container.NewBorder(nil, nil, openBtn, container.NewHBox(p.pace, p.raterLabel, change), p.splitLabel),
 		container.NewBorder(nil, nil, container.NewHBox(p.prevBtn, p.nextBtn, container.New(widthLayout{w: 190}, p.saveState)),
 			container.NewHBox(p.tally, container.NewHBox(filters...)), p.position),
 	)
@@ -75,13 +80,17 @@ func (p *RatePane) View() fyne.CanvasObject {
 	// Right: the scores.
 	p.trackTitle = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	p.trackTitle.Truncation = fyne.TextTruncateEllipsis
-	rows := []fyne.CanvasObject{p.trackTitle}
+	p.hints = widget.NewLabel("")
+	p.hints.Wrapping = fyne.TextWrapWord
+	p.hints.SizeName = theme.SizeNameCaptionText
+	p.prompt = widget.NewLabel("")
+	p.prompt.Wrapping = fyne.TextWrapWord
+	p.prompt.Importance = widget.WarningImportance
+	p.prompt.Hide()
+	rows := []fyne.CanvasObject{p.trackTitle, p.hints, p.prompt}
 	for d := range p.dims {
 		p.dims[d] = p.newDimRow(d)
-		r := p.dims[d]
-		rows = append(rows, widget.NewSeparator(),
-			container.NewBorder(nil, nil, r.key, container.NewStack(r.result, r.process), container.NewVBox(r.title, r.state)),
-			r.slider, r.rubric)
+		rows = append(rows, widget.NewSeparator(), p.dims[d].box)
 	}
 	p.flag = newKeyCheck("Flag this item (F)", p, func(on bool) {
 		if !p.showing {
@@ -92,13 +101,10 @@ func (p *RatePane) View() fyne.CanvasObject {
 	p.commentLabel = widget.NewLabel("")
 	p.commentLabel.Wrapping = fyne.TextWrapWord
 	p.commentLabel.SizeName = theme.SizeNameCaptionText
-	p.saveNext = widget.NewButtonWithIcon("Save and next unrated (Enter)", theme.MailSendIcon(), p.enter)
+	p.saveNext = widget.NewButtonWithIcon("Next unrated item (Enter)", theme.MailSendIcon(), p.enter)
 	p.saveNext.Importance = widget.HighImportance
-	p.hints = widget.NewLabel("")
-	p.hints.Wrapping = fyne.TextWrapWord
-	p.hints.SizeName = theme.SizeNameCaptionText
 	rows = append(rows, widget.NewSeparator(), container.NewBorder(nil, nil, nil, commentBtn, p.flag), p.commentLabel,
-		p.saveNext, p.hints)
+		p.saveNext)
 	right := container.NewVScroll(container.NewPadded(container.NewVBox(rows...)))
 
 	split := container.NewHSplit(left, right)
@@ -107,8 +113,15 @@ func (p *RatePane) View() fyne.CanvasObject {
 	p.empty = widget.NewLabelWithStyle("", fyne.TextAlignCenter, fyne.TextStyle{Italic: true})
 	p.empty.Wrapping = fyne.TextWrapWord
 	p.body.Hide()
-	p.view = container.NewBorder(container.NewVBox(top, p.notice.box, p.failure.box), nil, nil, nil,
-		container.NewStack(container.NewCenter(p.empty), p.body))
+	p.area = newRateArea(container.NewBorder(container.NewVBox(top, p.notice.box, p.failure.box), nil, nil, nil,
+		container.NewStack(centredLine(p.empty), p.body)), p)
+	p.area.onFocus = func(bool) {
+		if p.s != nil {
+			p.showScores()
+		}
+	}
+	p.view = p.area
+	p.compact = p.prefs.Bool(prefCompact)
 	p.right = right
 	p.showFilter()
 	p.updateHeader()
@@ -134,28 +147,30 @@ func (p *RatePane) newDimRow(d int) *dimRow {
 	r.state.TextStyle.Italic = true
 	r.rubric.Wrapping = fyne.TextWrapWord
 	r.rubric.SizeName = theme.SizeNameCaptionText
-	r.yes = widget.NewButton("Yes", func() { p.setScore(d, 1) })
-	r.no = widget.NewButton("No", func() { p.setScore(d, 0) })
+	r.yes = widget.NewButton("Yes", func() { p.active = d; p.setScore(d, 1) })
+	r.no = widget.NewButton("No", func() { p.active = d; p.setScore(d, 0) })
 	r.result = container.NewVBox(container.NewHBox(r.yes, r.no))
-	r.entry = newScoreEntry(p)
-	r.entry.commit = func() { p.commitEntry(d) }
-	r.entry.adjust = func(delta int) { p.adjustScore(d, delta) }
-	r.entry.tab = func(bool) { p.focusDim((d + 1) % vigor.NumDims) }
-	r.entry.enter = p.enter
-	r.entry.escape = p.unfocus
-	r.process = container.New(widthLayout{w: 76}, container.NewVBox(r.entry))
+	r.field = newScoreField(func() { p.chooseDim(d, false); p.grab() })
+	r.process = container.New(widthLayout{w: 76}, container.NewVBox(r.field))
 	r.slider = newKeySlider(0, vigor.MaxProcessScore, p)
-	r.slider.adjust = func(delta int) { p.adjustScore(d, delta) }
 	r.slider.OnChanged = func(v float64) {
 		if !p.showing {
-			r.entry.SetText(strconv.Itoa(int(v)))
+			r.field.set(strconv.Itoa(int(v)), p.active == d, false)
 		}
 	}
 	r.slider.OnChangeEnded = func(v float64) {
 		if !p.showing {
+			p.dropDraft()
+			p.active = d
 			p.setScore(d, int(v))
+			p.grab()
 		}
 	}
+	r.mark = canvas.NewRectangle(color.Transparent)
+	r.mark.CornerRadius = theme.InputRadiusSize()
+	r.box = container.NewStack(r.mark, container.NewVBox(
+		container.NewBorder(nil, nil, r.key, container.NewStack(r.result, r.process), container.NewVBox(r.title, r.state)),
+		r.slider, r.rubric))
 	return r
 }
 
@@ -165,6 +180,9 @@ func (p *RatePane) newDimRow(d int) *dimRow {
 func (p *RatePane) step(d int) {
 	s := p.s
 	if s == nil {
+		return
+	}
+	if !p.commitDraft() {
 		return
 	}
 	if pos, ok := s.Step(d); ok {
@@ -221,10 +239,60 @@ func (p *RatePane) showFilter() {
 
 // goTo shows the item at order position pos.
 func (p *RatePane) goTo(pos int) {
-	p.unfocus()
+	p.drafting, p.draft, p.refused = false, "", false
 	p.s.GoTo(pos)
+	first, _ := p.missing()
+	p.active = max(first, 0)
 	p.show()
 	p.prefetch()
+	p.grab()
+}
+
+// grab gives the rating area the keyboard, unless a dialog is up (it
+// gives it back when it closes) or Rate is not shown.
+func (p *RatePane) grab() {
+	if p.area == nil || !p.area.Visible() || p.window == nil {
+		return
+	}
+	c := p.window.Canvas()
+	if c.Overlays().Top() != nil {
+		return
+	}
+	if c.Focused() != p.area {
+		c.Focus(p.area)
+	}
+}
+
+// scrollToDim scrolls the scores so dimension d is in view.
+func (p *RatePane) scrollToDim(d int) {
+	box := p.dims[d].box
+	y, h := box.Position().Y, box.Size().Height
+	view := p.right.Size().Height
+	off := p.right.Offset.Y
+	switch {
+	case y < off:
+		off = y
+	case y+h > off+view:
+		off = y + h - view
+	default:
+		return
+	}
+	p.right.Offset.Y = max(off, 0)
+	p.right.Refresh()
+}
+
+// setCompact hides or shows the rubric text (key R), remembered.
+func (p *RatePane) setCompact(on bool) {
+	p.compact = on
+	p.prefs.SetBool(prefCompact, on)
+	if p.s != nil {
+		p.show()
+	}
+	if on {
+		p.status.Set("Compact: rubric text hidden so all four dimensions fit; R shows it again.")
+	} else {
+		p.status.Set("Rubric text shown; R hides it (compact).")
+	}
 }
 
 // show puts the current item on screen; its images come from the cache
@@ -257,18 +325,25 @@ func (p *RatePane) show() {
 	rubric := s.Split.Rubric(it)
 	if it.Track == vigor.TrackResult {
 		setText(p.trackTitle, "Result track: does the output meet each criterion?")
-		setText(p.hints, "Keys: 1–4 switch a criterion Yes/No (unset counts as No) · Enter saves and goes to the next unrated item · "+
-			"← → previous/next item · F flag · C comment · H hide the ground truth.")
 	} else {
 		setText(p.trackTitle, "Process track: scores from 0 to 100")
-		setText(p.hints, "Keys: 1–4 go to a score; type it, ↑↓ ±1, PgUp/PgDn ±10, Tab next score, Esc leave · "+
-			"Enter saves and goes to the next unrated item · , . previous/next frame (PgUp/PgDn ±10 outside a score) · "+
-			"← → items · F flag · C comment · H hide the ground truth.")
 	}
+	setText(p.hints, keyHelp(it.Track, p.compact))
 	for d, r := range p.dims {
 		c := rubric[d]
 		setText(r.title, c.Title+" ("+c.Short+")")
 		setText(r.rubric, c.Text)
+		if p.compact {
+			r.rubric.Hide()
+		} else {
+			r.rubric.Show()
+		}
+		// Compact: a result row's buttons show its state by their colour.
+		if p.compact && it.Track == vigor.TrackResult {
+			r.state.Hide()
+		} else {
+			r.state.Show()
+		}
 		if it.Track == vigor.TrackResult {
 			r.result.Show()
 			r.process.Hide()
@@ -277,10 +352,16 @@ func (p *RatePane) show() {
 			r.result.Hide()
 			r.process.Show()
 			r.slider.Show()
+			if p.compact {
+				r.slider.Hide()
+			}
 		}
 	}
 	p.showScores()
 	p.updateHeader()
+	if p.right.Offset.Y != 0 { // each item starts at the top of its rubric
+		p.right.ScrollToTop()
+	}
 	p.work.relayout(p.view)
 }
 
@@ -292,8 +373,21 @@ func (p *RatePane) showScores() {
 	was := p.showing
 	p.showing = true
 	defer func() { p.showing = was }()
+	focused := p.area != nil && p.area.focused
 	for d, row := range p.dims {
 		v := r.Scores[d]
+		chosen := d == p.active
+		p.markRow(row, chosen, focused)
+		// The number is key 1–4 on a result item; on a process item digits
+		// type, so the row carries only the mark of the chosen one.
+		key := strconv.Itoa(d + 1)
+		if it.Track == vigor.TrackProcess {
+			key = " "
+			if chosen {
+				key = "▸"
+			}
+		}
+		setText(row.key, key)
 		if it.Track == vigor.TrackResult {
 			yes, no := widget.MediumImportance, widget.MediumImportance
 			switch v {
@@ -304,18 +398,26 @@ func (p *RatePane) showScores() {
 				no = widget.DangerImportance
 				setText(row.state, "no")
 			default:
-				setText(row.state, "not set — Enter counts it as No")
+				setText(row.state, "not set")
 			}
 			setImportance(row.yes, yes)
 			setImportance(row.no, no)
 			continue
 		}
-		if v == vigor.NoScore {
-			setEntry(row.entry, "")
+		text := p.fieldText(d)
+		if chosen && p.drafting {
+			text = p.draft
+		}
+		row.field.set(text, chosen, chosen && p.refused)
+		switch {
+		case chosen && p.refused:
+			setText(row.state, "key refused: 0–100 only")
+		case chosen && p.drafting:
+			setText(row.state, "typing — saved when you leave the score or press Enter")
+		case v == vigor.NoScore:
 			row.slider.SetValue(0)
 			setText(row.state, "not scored yet")
-		} else {
-			setEntry(row.entry, strconv.Itoa(v))
+		default:
 			row.slider.SetValue(float64(v))
 			setText(row.state, vigor.BucketLabels[vigor.Bucket(v)])
 		}
@@ -361,6 +463,7 @@ func (p *RatePane) updateHeader() {
 		setText(p.raterLabel, "")
 		setText(p.position, "")
 		setText(p.tally, "")
+		setText(p.pace, "")
 		setText(p.saveState, "")
 		p.prevBtn.Disable()
 		p.nextBtn.Disable()
@@ -378,7 +481,11 @@ func (p *RatePane) updateHeader() {
 		where += " › " + it.Subdomain
 	}
 	// The model is not shown: raters judge outputs, not their makers.
-	setText(p.position, fmt.Sprintf("Item %d of %d · %s · %s · %s", s.Pos()+1, s.Len(), it.ID, it.Track, where))
+	flag := ""
+	if s.Rating(it).Flagged {
+		flag = " · ⚑ FLAGGED"
+	}
+	setText(p.position, fmt.Sprintf("Item %d of %d · %s · %s · %s%s", s.Pos()+1, s.Len(), it.ID, it.Track, where, flag))
 	pr := s.Tally()
 	var parts []string
 	for _, tp := range []struct {
@@ -393,6 +500,8 @@ func (p *RatePane) updateHeader() {
 	if f := pr.Total().Flagged; f > 0 {
 		text += fmt.Sprintf(" · %d flagged", f)
 	}
+	total := pr.Total()
+	setText(p.pace, paceText(total.Rated-p.ratedAtOpen, p.now().Sub(p.opened), total.Total-total.Rated))
 	setText(p.tally, text)
 	p.prevBtn.Enable()
 	p.nextBtn.Enable()
@@ -522,9 +631,21 @@ func setText(l *widget.Label, s string) {
 	}
 }
 
-func setEntry(e *scoreEntry, s string) {
-	if e.Text != s {
-		e.SetText(s)
+// markRow marks the chosen dimension: filled while the rating area has
+// the keyboard, outlined when it does not.
+func (p *RatePane) markRow(row *dimRow, chosen, focused bool) {
+	fill, stroke := color.Color(color.Transparent), color.Color(color.Transparent)
+	if chosen {
+		c := theme.Color(theme.ColorNamePrimary)
+		r, g, b, _ := c.RGBA()
+		stroke = c
+		if focused {
+			fill = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 48}
+		}
+	}
+	if row.mark.FillColor != fill || row.mark.StrokeColor != stroke {
+		row.mark.FillColor, row.mark.StrokeColor, row.mark.StrokeWidth = fill, stroke, 2
+		row.mark.Refresh()
 	}
 }
 
@@ -533,4 +654,24 @@ func setImportance(b *widget.Button, i widget.Importance) {
 		b.Importance = i
 		b.Refresh()
 	}
+}
+
+// paceText is the rater's pace this session and the time left at that
+// pace: "32 items/h · 120 left · about 3 h 45 min".
+func paceText(done int, elapsed time.Duration, remaining int) string {
+	left := fmt.Sprintf("%d left", remaining)
+	if remaining == 0 {
+		return "none left"
+	}
+	if done < 2 || elapsed < time.Minute {
+		return left + " · pace after two items"
+	}
+	perHour := float64(done) / elapsed.Hours()
+	eta := time.Duration(float64(remaining) / perHour * float64(time.Hour)).Round(time.Minute)
+	h, m := int(eta.Hours()), int(eta.Minutes())%60
+	when := fmt.Sprintf("%d min", m)
+	if h > 0 {
+		when = fmt.Sprintf("%d h %d min", h, m)
+	}
+	return fmt.Sprintf("%.0f items/h · %s · about %s", perHour, left, when)
 }

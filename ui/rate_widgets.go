@@ -4,14 +4,14 @@ import (
 	"image"
 	"image/color"
 	"strconv"
-	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-	"github.com/jigbench/jigbench/core/vigor"
 )
 
 // The Rate pane is run from the keyboard. Fyne gives typed keys to the
@@ -26,87 +26,168 @@ type rateKeys interface {
 	TypedKey(e *fyne.KeyEvent)
 }
 
-// scoreEntry is a process dimension's number field: digits edit it, the
-// arrows and PgUp/PgDn change the score by 1 and 10, Tab goes to the next
-// dimension, Enter saves and moves on, Esc leaves the field.
-type scoreEntry struct {
-	widget.Entry
-	keys rateKeys
-	// on is how the pane reacts: commit the text, adjust by delta, move on.
-	commit func()
-	adjust func(delta int)
-	tab    func(back bool)
-	enter  func()
-	escape func()
+// scoreField shows a process dimension's score as the rater types it. It
+// never takes the keyboard: the pane's rating area has it and types into
+// the chosen dimension's field (rate_keys.go). A tap chooses the dimension.
+type scoreField struct {
+	widget.BaseWidget
+	text    string
+	active  bool // the chosen dimension: keys type here
+	refused bool // the last key was refused; the field holds what it held
+	onTap   func()
 }
 
-func newScoreEntry(keys rateKeys) *scoreEntry {
-	e := &scoreEntry{keys: keys}
-	e.ExtendBaseWidget(e)
-	e.PlaceHolder = "0–100"
-	e.Scroll = container.ScrollNone // three digits; and no clip inside the scrolled panel
-	return e
+func newScoreField(onTap func()) *scoreField {
+	f := &scoreField{onTap: onTap}
+	f.ExtendBaseWidget(f)
+	return f
 }
 
-// AcceptsTab keeps Tab for moving between the dimensions.
-func (e *scoreEntry) AcceptsTab() bool { return true }
-
-// TypedRune takes digits; other keys are the pane's (F flags, C comments…).
-func (e *scoreEntry) TypedRune(r rune) {
-	if r >= '0' && r <= '9' {
-		e.Entry.TypedRune(r)
+// set shows text with the field's marks.
+func (f *scoreField) set(text string, active, refused bool) {
+	if f.text == text && f.active == active && f.refused == refused {
 		return
 	}
-	e.commit()
-	e.keys.TypedRune(r)
+	f.text, f.active, f.refused = text, active, refused
+	f.Refresh()
 }
 
-// TypedKey implements fyne.Focusable.
-func (e *scoreEntry) TypedKey(k *fyne.KeyEvent) {
-	switch k.Name {
-	case fyne.KeyUp, fyne.KeyRight:
-		e.adjust(1)
-	case fyne.KeyDown, fyne.KeyLeft:
-		e.adjust(-1)
-	case fyne.KeyPageUp:
-		e.adjust(10)
-	case fyne.KeyPageDown:
-		e.adjust(-10)
-	case fyne.KeyTab:
-		e.commit()
-		e.tab(false)
-	case fyne.KeyReturn, fyne.KeyEnter:
-		e.commit()
-		e.enter()
-	case fyne.KeyEscape:
-		e.commit()
-		e.escape()
-	default:
-		e.Entry.TypedKey(k)
+// Tapped chooses the dimension.
+func (f *scoreField) Tapped(*fyne.PointEvent) {
+	if f.onTap != nil {
+		f.onTap()
 	}
 }
 
-// FocusLost keeps what was typed.
-func (e *scoreEntry) FocusLost() {
-	e.Entry.FocusLost()
-	e.commit()
+// CreateRenderer implements fyne.Widget.
+func (f *scoreField) CreateRenderer() fyne.WidgetRenderer {
+	r := &scoreFieldRenderer{f: f, box: canvas.NewRectangle(color.Transparent), text: canvas.NewText("", color.Black)}
+	r.text.Alignment = fyne.TextAlignCenter
+	r.text.TextStyle.Bold = true
+	r.Refresh()
+	return r
 }
 
-// value parses the field: ok is false for an empty or unreadable field.
-func (e *scoreEntry) value() (int, bool) {
-	v, err := strconv.Atoi(strings.TrimSpace(e.Text))
-	if err != nil {
-		return 0, false
+type scoreFieldRenderer struct {
+	f    *scoreField
+	box  *canvas.Rectangle
+	text *canvas.Text
+}
+
+func (r *scoreFieldRenderer) Layout(s fyne.Size) {
+	r.box.Resize(s)
+	ts := r.text.MinSize()
+	r.text.Move(fyne.NewPos(0, (s.Height-ts.Height)/2))
+	r.text.Resize(fyne.NewSize(s.Width, ts.Height))
+}
+
+func (r *scoreFieldRenderer) MinSize() fyne.Size {
+	return fyne.NewSize(64, r.text.MinSize().Height+2*theme.InnerPadding())
+}
+
+func (r *scoreFieldRenderer) Refresh() {
+	f := r.f
+	r.box.FillColor = theme.Color(theme.ColorNameInputBackground)
+	r.box.StrokeColor = theme.Color(theme.ColorNameInputBorder)
+	r.box.StrokeWidth = 1
+	r.box.CornerRadius = theme.InputRadiusSize()
+	if f.active {
+		r.box.StrokeColor = theme.Color(theme.ColorNamePrimary)
+		r.box.StrokeWidth = 3
 	}
-	return min(max(v, 0), vigor.MaxProcessScore), true
+	if f.refused {
+		r.box.StrokeColor = theme.Color(theme.ColorNameError)
+		r.box.StrokeWidth = 3
+	}
+	r.text.Text = f.text
+	r.text.Color = theme.Color(theme.ColorNameForeground)
+	if f.text == "" {
+		r.text.Text = "0–100"
+		r.text.Color = theme.Color(theme.ColorNamePlaceHolder)
+	}
+	r.text.TextSize = theme.TextSize()
+	r.box.Refresh()
+	r.text.Refresh()
+	r.Layout(f.Size())
 }
 
-// keySlider is a slider whose focus does not swallow the pane's keys: the
-// arrows move it (through the pane, which saves), everything else goes on.
+func (r *scoreFieldRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.box, r.text} }
+
+func (r *scoreFieldRenderer) Destroy() {}
+
+// rateArea wraps the whole Rate pane and holds the keyboard while Rate is
+// shown: every key reaches the pane, Tab included (it chooses the next
+// dimension instead of moving the focus to a button), and a click inside
+// the pane keeps the focus here (Fyne does not unfocus a focused parent).
+type rateArea struct {
+	widget.BaseWidget
+	content fyne.CanvasObject
+	keys    rateKeys
+	shift   bool // Shift is held: Tab goes back
+	focused bool
+	onFocus func(bool)
+}
+
+func newRateArea(content fyne.CanvasObject, keys rateKeys) *rateArea {
+	a := &rateArea{content: content, keys: keys}
+	a.ExtendBaseWidget(a)
+	return a
+}
+
+// CreateRenderer implements fyne.Widget.
+func (a *rateArea) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(a.content) }
+
+// AcceptsTab keeps Tab for choosing dimensions.
+func (a *rateArea) AcceptsTab() bool { return true }
+
+// FocusGained implements fyne.Focusable.
+func (a *rateArea) FocusGained() { a.setFocused(true) }
+
+// FocusLost implements fyne.Focusable.
+func (a *rateArea) FocusLost() { a.setFocused(false) }
+
+func (a *rateArea) setFocused(b bool) {
+	a.focused = b
+	if a.onFocus != nil {
+		a.onFocus(b)
+	}
+}
+
+// TypedRune implements fyne.Focusable.
+func (a *rateArea) TypedRune(r rune) { a.keys.TypedRune(r) }
+
+// TypedKey implements fyne.Focusable; Shift+Tab arrives as a Tab with
+// Shift held (KeyDown).
+func (a *rateArea) TypedKey(k *fyne.KeyEvent) {
+	if k.Name == fyne.KeyTab && a.shift {
+		k = &fyne.KeyEvent{Name: keyBackTab, Physical: k.Physical}
+	}
+	a.keys.TypedKey(k)
+}
+
+// keyBackTab is Shift+Tab as the pane's key map sees it.
+const keyBackTab fyne.KeyName = "BackTab"
+
+// KeyDown implements desktop.Keyable: it tracks Shift.
+func (a *rateArea) KeyDown(k *fyne.KeyEvent) {
+	if k.Name == desktop.KeyShiftLeft || k.Name == desktop.KeyShiftRight {
+		a.shift = true
+	}
+}
+
+// KeyUp implements desktop.Keyable.
+func (a *rateArea) KeyUp(k *fyne.KeyEvent) {
+	if k.Name == desktop.KeyShiftLeft || k.Name == desktop.KeyShiftRight {
+		a.shift = false
+	}
+}
+
+// keySlider is a process score's slider, for the mouse: a click gives it
+// the focus, but every key goes on to the pane, so the keys mean the same
+// wherever the focus is.
 type keySlider struct {
 	widget.Slider
-	keys   rateKeys
-	adjust func(delta int) // nil: the slider moves itself
+	keys rateKeys
 }
 
 func newKeySlider(minV, maxV float64, keys rateKeys) *keySlider {
@@ -116,31 +197,14 @@ func newKeySlider(minV, maxV float64, keys rateKeys) *keySlider {
 	return s
 }
 
+// AcceptsTab keeps Tab for the pane.
+func (s *keySlider) AcceptsTab() bool { return true }
+
 // TypedRune hands the key to the pane.
 func (s *keySlider) TypedRune(r rune) { s.keys.TypedRune(r) }
 
-// TypedKey moves the slider with the arrows and hands other keys on.
-func (s *keySlider) TypedKey(k *fyne.KeyEvent) {
-	delta := 0
-	switch k.Name {
-	case fyne.KeyLeft, fyne.KeyDown:
-		delta = -1
-	case fyne.KeyRight, fyne.KeyUp:
-		delta = 1
-	case fyne.KeyPageDown:
-		delta = -10
-	case fyne.KeyPageUp:
-		delta = 10
-	default:
-		s.keys.TypedKey(k)
-		return
-	}
-	if s.adjust != nil {
-		s.adjust(delta)
-		return
-	}
-	s.SetValue(min(max(s.Value+float64(delta)*s.Step, s.Min), s.Max))
-}
+// TypedKey hands the key to the pane.
+func (s *keySlider) TypedKey(k *fyne.KeyEvent) { s.keys.TypedKey(k) }
 
 // keyCheck is a check box (the ground-truth switch, the flag) that hands
 // every key but Space to the pane.
@@ -168,6 +232,9 @@ func (c *keyCheck) TypedRune(r rune) {
 
 // TypedKey hands keys to the pane.
 func (c *keyCheck) TypedKey(k *fyne.KeyEvent) { c.keys.TypedKey(k) }
+
+// AcceptsTab keeps Tab for the pane.
+func (c *keyCheck) AcceptsTab() bool { return true }
 
 // dialogEntry is a one-line entry in a dialog: Enter confirms, Esc cancels.
 type dialogEntry struct {
@@ -214,7 +281,9 @@ func newImagePanel(caption string, right, bottom fyne.CanvasObject) *imagePanel 
 		p.caption.Truncation = fyne.TextTruncateOff
 		head = container.NewBorder(nil, nil, p.caption, nil, right)
 	}
-	p.box = container.NewBorder(head, bottom, nil, nil, container.NewStack(p.zoom, container.NewCenter(p.note)))
+	// The note gets the panel's whole width (a centring container would
+	// give a wrapped label its minimum width: one letter per line).
+	p.box = container.NewBorder(head, bottom, nil, nil, container.NewStack(p.zoom, centredLine(p.note)))
 	return p
 }
 
@@ -485,4 +554,11 @@ func (l *capLayout) Layout(objs []fyne.CanvasObject, s fyne.Size) {
 
 func (l *capLayout) MinSize([]fyne.CanvasObject) fyne.Size {
 	return fyne.NewSize(0, min(l.content.MinSize().Height, l.max))
+}
+
+// centredLine places a wrapped label across its parent's width, in the
+// middle of its height.
+func centredLine(l *widget.Label) fyne.CanvasObject {
+	l.Alignment = fyne.TextAlignCenter
+	return container.NewVBox(layout.NewSpacer(), l, layout.NewSpacer())
 }

@@ -16,8 +16,20 @@ const AppID = "io.github.jigbench.jigbench"
 
 // Run opens the main window and blocks until it closes.
 func Run(o Options) {
+	prefs, havePrefs := prefsFile()
+	if havePrefs {
+		restorePreferences(prefs)
+	}
 	a := app.NewWithID(AppID)
+	if havePrefs {
+		keepPreferencesCopy(a.Preferences(), prefs)
+	}
 	a.SetIcon(fyne.NewStaticResource("icon.png", resources.Icon))
 	w := NewMainWindow(a, o)
+	a.Lifecycle().SetOnStarted(func() {
+		if screen, ok := screenWorkArea(); ok {
+			w.fitToScreen(screen)
+		}
+	})
 	w.Window.ShowAndRun()
 }

@@ -34,6 +34,9 @@ const (
 	paneAgreement
 )
 
+// prefLastPane remembers the pane shown last; the app reopens on it.
+const prefLastPane = "window.pane"
+
 // maxRecent is how many recently used files and folders File ▸ Recent lists.
 const maxRecent = 8
 
@@ -127,13 +130,15 @@ func NewMainWindow(a fyne.App, o Options) *MainWindow {
 	w.SetOnDropped(m.dropped)
 
 	prefs := a.Preferences()
-	w.Resize(fyne.NewSize(float32(prefs.FloatWithFallback(prefWinWidth, 1280)), float32(prefs.FloatWithFallback(prefWinHigh, 800))))
+	// Until the app has started and the screen is known (Run, fitToScreen):
+	// the remembered size, or one that fits the smallest laptop.
+	w.Resize(windowSize(m.rememberedSize(), fyne.NewSize(1000, 560)))
 	w.SetOnClosed(func() {
 		s := w.Canvas().Size()
 		prefs.SetFloat(prefWinWidth, float64(s.Width))
 		prefs.SetFloat(prefWinHigh, float64(s.Height))
 	})
-	m.nav.Select(paneGenerate)
+	m.nav.Select(min(max(prefs.IntWithFallback(prefLastPane, paneGenerate), 0), len(m.panes)-1))
 	return m
 }
 
@@ -149,6 +154,17 @@ func (m *MainWindow) Show(i int) {
 	m.stack.Objects = []fyne.CanvasObject{m.views[i]}
 	m.stack.Refresh()
 	m.nav.Select(i)
+	m.App.Preferences().SetInt(prefLastPane, i)
+	if i == paneRate {
+		m.rate.grab() // the keys are the rating area's, not the pane list's
+	}
+}
+
+// quit closes the window the way its close button does, so the window
+// size is remembered, and ends the app.
+func (m *MainWindow) quit() {
+	m.Window.Close()
+	m.App.Quit()
 }
 
 // ShowError tells the user what went wrong in one sentence; the app goes on.

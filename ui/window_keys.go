@@ -17,8 +17,22 @@ func (m *MainWindow) bindKeys() {
 	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyS, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) {
 		m.generate.SaveDialog()
 	})
+	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) {
+		m.quit()
+	})
+	c.AddShortcut(&fyne.ShortcutUndo{}, func(fyne.Shortcut) {
+		if m.current == paneRate {
+			m.rate.undoLast()
+		}
+	})
+	for i, k := range []fyne.KeyName{fyne.Key1, fyne.Key2, fyne.Key3, fyne.Key4, fyne.Key5} {
+		c.AddShortcut(&desktop.CustomShortcut{KeyName: k, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) {
+			m.Show(i)
+		})
+	}
 	c.SetOnTypedRune(func(r rune) {
 		if m.current == paneRate {
+			m.rate.grab()
 			m.rate.TypedRune(r)
 			return
 		}
@@ -48,6 +62,7 @@ func (m *MainWindow) bindKeys() {
 	})
 	c.SetOnTypedKey(func(e *fyne.KeyEvent) {
 		if m.current == paneRate {
+			m.rate.grab()
 			m.rate.TypedKey(e)
 			return
 		}

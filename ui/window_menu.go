@@ -34,8 +34,9 @@ func (m *MainWindow) buildMenu() {
 		items = append(items, none)
 	}
 	recent.ChildMenu = fyne.NewMenu("", items...)
-	quit := fyne.NewMenuItem("Quit", func() { m.App.Quit() })
+	quit := fyne.NewMenuItem("Quit", m.quit)
 	quit.IsQuit = true
+	quit.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}
 	file := fyne.NewMenu("File", openImage, openInstance, save, fyne.NewMenuItemSeparator(), openTruth, openPreds,
 		openSplit, fyne.NewMenuItemSeparator(), recent, fyne.NewMenuItemSeparator(), quit)
 	help := fyne.NewMenu("Help",
@@ -55,11 +56,17 @@ var shortcuts = [][2]string{
 	{"Drag", "Pan the image"},
 	{"← / →", "Previous / next instance (Ablation)"},
 	{"N", "New random seed (Generate)"},
-	{"1 – 4", "Rate: switch a result dimension Yes/No, or go to a process score:\ntype it, ↑ ↓ ±1, PgUp PgDn ±10, Tab next score, Esc leave it"},
-	{"Enter", "Rate: save and go to the next unrated item"},
-	{"← / →", "Rate: previous / next item (within the filter)"},
+	{"Ctrl+Q", "Quit"},
+	{"Ctrl+1 … Ctrl+5", "Show Generate, Ablation, Score, Rate, Agreement"},
+	{"↑ / ↓   Tab / Shift+Tab", "Rate: choose the dimension (these keys never type a score)"},
+	{"0 – 9   Backspace", "Rate, process item: type the chosen dimension's score, 0 to 100\n(digits never choose a dimension; a key that would make it\nanything else is refused and the field says why)"},
+	{"1 – 4", "Rate, result item: switch that criterion Yes / No"},
+	{"Y / N   0", "Rate, result item: the chosen criterion Yes / No; 0: every unset one No"},
+	{"Enter", "Rate: next unrated item, once every dimension is set"},
+	{"← / →", "Rate: previous / next item (within the filter), everywhere"},
 	{", / .   PgUp / PgDn", "Rate: previous / next frame; ten frames back / forward"},
-	{"F   C   H", "Rate: flag the item, comment on it, hide the ground truth"},
+	{"F   C   H   R", "Rate: flag, comment, hide the ground truth, hide the rubric text (compact)"},
+	{"G   Ctrl+Z", "Rate: go to an item by number or id; undo the last change (its previous values are saved again)"},
 }
 
 func (m *MainWindow) showShortcuts() {
@@ -71,11 +78,21 @@ func (m *MainWindow) showShortcuts() {
 	d := dialog.NewCustom("Keyboard shortcuts", "Close", container.NewVScroll(form), m.Window)
 	s, f := m.Window.Canvas().Size(), form.MinSize()
 	d.Resize(fyne.NewSize(min(f.Width+48, s.Width*0.95), min(f.Height+110, s.Height*0.92)))
+	d.SetOnClosed(m.giveKeysBack)
 	d.Show()
 }
 
 func (m *MainWindow) showAbout() {
 	text := widget.NewLabel("jigbench " + m.Version + "\n\nA workbench for the JigShape jigsaw benchmark and the ViGoR-Bench\n" +
 		"meta-evaluation: generate, solve and score puzzles; rate items and\nmeasure judge–human agreement.")
-	dialog.ShowCustom("About jigbench", "Close", text, m.Window)
+	d := dialog.NewCustom("About jigbench", "Close", text, m.Window)
+	d.SetOnClosed(m.giveKeysBack)
+	d.Show()
+}
+
+// giveKeysBack returns the keyboard to the pane after a dialog.
+func (m *MainWindow) giveKeysBack() {
+	if m.current == paneRate {
+		m.rate.grab()
+	}
 }
