@@ -220,9 +220,15 @@ func (p *RatePane) load(dir string, demo bool, annotator string) {
 			store, err = p.ratings.store(demo)
 		}
 		var rated map[string]vigor.Rating
+		var changed *vigor.SplitChangedError
 		if err == nil {
 			ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
-			rated, err = store.Ratings(ctx, sp, annotator)
+			if err = store.BindSplit(ctx, sp); errors.As(err, &changed) {
+				err = nil // a warning: shown once the split is open
+			}
+			if err == nil {
+				rated, err = store.Ratings(ctx, sp, annotator)
+			}
 			cancel()
 		}
 		return p.answer(&p.request, id, err, func() {
@@ -232,6 +238,11 @@ func (p *RatePane) load(dir string, demo bool, annotator string) {
 				p.recent(dir)
 			}
 			p.start(ratesession.New(sp, dir, demo, store, annotator, rated))
+			if changed != nil {
+				p.notice.show("This split's items differ from those rated under its name before: "+
+					"the earlier ratings are kept apart and not shown here.", false, "", nil)
+				p.status.Set(changed.Error())
+			}
 		})
 	})
 }

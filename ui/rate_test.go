@@ -681,3 +681,36 @@ func TestRateDemoSplitByKeyboard(t *testing.T) {
 		t.Errorf("status %q", m.Status.Text())
 	}
 }
+
+// TestRateSaysWhenASplitsItemsChanged opens a split, rates in it, then
+// opens a split of the same name with other items: the pane says so, and the
+// earlier ratings are not shown as this split's (docs/formats.md, split
+// identity).
+func TestRateSaysWhenASplitsItemsChanged(t *testing.T) {
+	dir := t.TempDir()
+	writeTestSplit(t, dir, 3, 0, 0, 48, 32)
+	store := openTestStore(t)
+	a := test.NewTempApp(t)
+	m := rateWindow(t, a, store, dir, "erin")
+	rateByKeyboard(t, m, wantScores(m.rate.current(), 1))
+	if m.rate.notice.box.Visible() {
+		t.Fatalf("notice shown on a first open: %q", m.rate.notice.text.Text)
+	}
+
+	other := t.TempDir()
+	sp2 := writeTestSplit(t, other, 4, 0, 0, 40, 24) // same name, other items
+	m2 := rateWindow(t, a, store, other, "erin")
+	if !m2.rate.notice.box.Visible() || !strings.Contains(m2.rate.notice.text.Text, "differ") {
+		t.Fatalf("notice %q (shown %v), want the split's items changed", m2.rate.notice.text.Text, m2.rate.notice.box.Visible())
+	}
+	if !strings.Contains(m2.Status.Text(), "other items") {
+		t.Fatalf("status %q", m2.Status.Text())
+	}
+	if got := m2.rate.s.Tally().Total().Rated; got != 0 {
+		t.Fatalf("%d items shown as rated in the changed split, want 0", got)
+	}
+	rated, err := store.Ratings(context.Background(), sp2, "erin")
+	if err != nil || len(rated) != 0 {
+		t.Fatalf("changed split has %d ratings (%v), want 0", len(rated), err)
+	}
+}

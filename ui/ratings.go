@@ -20,6 +20,9 @@ type RatingStore interface {
 	List(ctx context.Context, q vigor.Query) ([]vigor.Rating, error)
 	// Annotators lists who has rated anything in a split.
 	Annotators(ctx context.Context, split string) ([]string, error)
+	// BindSplit records the split's identity (docs/formats.md); a
+	// *vigor.SplitChangedError says other items were rated under its name.
+	BindSplit(ctx context.Context, sp *vigor.Split) error
 }
 
 // storeTimeout bounds one store call, the same for every pane.
