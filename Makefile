@@ -26,7 +26,7 @@ build: deps
 	$(GO) build -tags $(TAGS) -trimpath -o jigbench .
 
 test: deps-test vet
-	$(GO) test -race -tags $(TAGS) -skip '^TestPostgres' ./...
+	$(GO) test -race -timeout 40m -tags $(TAGS) -skip '^TestPostgres' ./...
 	$(MAKE) --no-print-directory store-postgres
 	$(MAKE) --no-print-directory fuzz
 	$(MAKE) --no-print-directory smoke
