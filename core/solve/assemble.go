@@ -1,8 +1,10 @@
 package solve
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
 
 	"github.com/jigbench/jigbench/core/puzzle"
@@ -457,7 +459,7 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		mirror   bool
 	}
 	runs := []run{{asm: base}, {asm: base.mirrored(true), vertical: true, mirror: true}, {asm: base.mirrored(false), mirror: true}}
-	if !shaped && n > rectBeamMax {
+	if !shaped && n > rectBeamMax || shaped && n > shapeBeamMax {
 		runs = nil // the greedy below wins there, at a fraction of the time
 	}
 	results := make([][]int, len(runs), len(runs)+1)
@@ -469,8 +471,14 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		results[i] = cells
 		return nil
 	})
-	if shaped && results[0] == nil && results[1] == nil && results[2] == nil {
-		// Every beam died: start from a shape-consistent layout instead.
+	if shaped {
+		// The greedy from the corners: on large grids the beams die (their
+		// row-major fill meets a shape dead end the invariants miss).
+		results = append(results, base.growFramed())
+	}
+	if shaped && !anyConsistent(base, results) {
+		// Every beam died and the greedy left pieces that do not
+		// interlock: start from a shape-consistent layout as well.
 		if pred, err := SolveShape(n, sides); err == nil {
 			cells := make([]int, len(pred))
 			for id, c := range pred {
@@ -495,7 +503,11 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		} else {
 			cells = bestRotation(n, base.right, base.down, cells)
 		}
-		if c := base.cost(cells); c < bestCost {
+		c := penalisedCost(n, base.right, base.down, cells)
+		if debugSolve {
+			fmt.Fprintf(os.Stderr, "result cost %.1f finite %v\n", c, !math.IsInf(base.cost(cells), 1))
+		}
+		if c < bestCost {
 			best, bestCost = cells, c
 		}
 	}
@@ -505,6 +517,45 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 	}
 	return best
 }
+
+// anyConsistent reports whether one of the arrangements interlocks everywhere.
+func anyConsistent(a *assembly, rs [][]int) bool {
+	for _, r := range rs {
+		if r != nil && !math.IsInf(a.cost(r), 1) {
+			return true
+		}
+	}
+	return false
+}
+
+// penalisedCost is fillingCost with every pair that shape forbids costing
+// gapPenalty: of arrangements that do not all interlock, the one with the
+// fewest misfits and the best seams wins.
+func penalisedCost(n int, right, down []float32, cells []int) float64 {
+	m := n * n
+	var sum float64
+	add := func(v float32) {
+		if math.IsInf(float64(v), 1) {
+			sum += gapPenalty
+		} else {
+			sum += float64(v)
+		}
+	}
+	for i, x := range cells {
+		if i%n+1 < n {
+			add(right[x*m+cells[i+1]])
+		}
+		if i+n < m {
+			add(down[x*m+cells[i+n]])
+		}
+	}
+	return sum
+}
+
+// shapeBeamMax is the largest grid on which shape sheets run the beams:
+// above it every beam died on the 64×64 photographs (docs: README, large
+// grids) after most of a minute, and the framed greedy alone is used.
+const shapeBeamMax = 32
 
 // rectBeamMax is the largest grid on which rectangular sheets also run the
 // row-by-row beams. Above it they cost most of a solve (3 beams took 18 s of
@@ -616,3 +667,5 @@ func bestRotation(n int, right, down []float32, cells []int) []int {
 	}
 	return best
 }
+
+var debugSolve = os.Getenv("JIGBENCH_DEBUG") != ""

@@ -1,6 +1,10 @@
 package solve
 
-import "math"
+import (
+	"fmt"
+	"math"
+	"os"
+)
 
 // grow places pieces one at a time where the evidence is strongest, the
 // greedy of Paikin and Tal (2015): of all the empty cells next to placed
@@ -46,8 +50,11 @@ type slotChoice struct {
 }
 
 type grower struct {
-	a                      *assembly
-	size                   int
+	a    *assembly
+	size int
+	// framed: the canvas is the grid itself (a shape sheet, whose flat
+	// sides fix the frame); a piece goes only where its flat sides fit.
+	framed                 bool
 	cell                   []int // canvas cell → piece or −1
 	placed                 []bool
 	count                  int
@@ -134,6 +141,9 @@ func (g *grower) open(r, c int) bool {
 	if g.cell[r*s+c] >= 0 {
 		return false
 	}
+	if g.framed {
+		return g.at(r-1, c) >= 0 || g.at(r+1, c) >= 0 || g.at(r, c-1) >= 0 || g.at(r, c+1) >= 0
+	}
 	if max(g.rmax, r)-min(g.rmin, r) >= n || max(g.cmax, c)-min(g.cmin, c) >= n {
 		return false
 	}
@@ -183,12 +193,16 @@ func (g *grower) at(r, c int) int {
 func (g *grower) choose(i int) slotChoice {
 	r, c := i/g.size, i%g.size
 	ch := slotChoice{valid: true, piece: -1, cost: math.Inf(1), second: math.Inf(1)}
+	var flats [4]bool
+	if g.framed {
+		flats = cellFlats(g.a.n, r, c)
+	}
 	for x := range g.a.m {
-		if g.placed[x] {
+		if g.placed[x] || g.framed && sigFlats(g.a.sides[x]) != flats {
 			continue
 		}
 		d, buddy, ok := g.price(r, c, x)
-		if !ok {
+		if !ok || math.IsInf(d, 1) {
 			continue
 		}
 		switch {
@@ -252,4 +266,205 @@ func (g *grower) finish() []int {
 		}
 	}
 	return cells
+}
+
+// growFramed is grow for a shape sheet: the flat sides fix the frame, so the
+// canvas is the grid, the four corner pieces start in their corners, and a
+// piece goes only to a cell its flat sides fit, interlocking with the
+// pieces placed around it. Where no unplaced piece fits a cell (the greedy
+// can paint itself into such a corner) the cell is left; the pieces left
+// over then take the empty cells by exact assignment (fillGaps).
+func (a *assembly) growFramed() []int {
+	n, m := a.n, a.m
+	g := &grower{a: a, size: n, framed: true, cell: make([]int, m), placed: make([]bool, m),
+		best: make([]slotChoice, m)}
+	for i := range g.cell {
+		g.cell[i] = -1
+	}
+	g.buddies()
+	for x := range m {
+		f := sigFlats(a.sides[x])
+		switch {
+		case f[0] && f[3]:
+			g.put(0, 0, x)
+		case f[0] && f[1]:
+			g.put(0, n-1, x)
+		case f[2] && f[3]:
+			g.put(n-1, 0, x)
+		case f[2] && f[1]:
+			g.put(n-1, n-1, x)
+		}
+	}
+	for g.count < m {
+		slot, x := g.next()
+		if slot < 0 {
+			break
+		}
+		g.put(slot/n, slot%n, x)
+	}
+	if debugSolve {
+		fmt.Fprintf(os.Stderr, "growFramed placed %d of %d\n", g.count, m)
+	}
+	a.fillGaps(g.cell, g.placed)
+	left := a.repairMisfits(g.cell)
+	if debugSolve {
+		fmt.Fprintf(os.Stderr, "growFramed misfit pairs left %d\n", left)
+	}
+	return g.cell
+}
+
+// gapPenalty prices a pair that shape forbids where one cannot be avoided:
+// as dear as the dearest seam (every sample missing, see mgc).
+const gapPenalty = 2 * missingPenalty
+
+// fillGaps puts the unplaced pieces into the empty cells (−1) of cells by
+// an exact assignment on their dissimilarities with the placed neighbours,
+// a forbidden pair or a misfit flat side costing gapPenalty.
+func (a *assembly) fillGaps(cells []int, placed []bool) {
+	n, m := a.n, a.m
+	var empty, left []int
+	for c, x := range cells {
+		if x < 0 {
+			empty = append(empty, c)
+		}
+	}
+	for x := range m {
+		if !placed[x] {
+			left = append(left, x)
+		}
+	}
+	if len(empty) == 0 {
+		return
+	}
+	price := func(v float32) float64 {
+		if math.IsInf(float64(v), 1) {
+			return gapPenalty
+		}
+		return float64(v)
+	}
+	cost := make([][]float64, len(left))
+	for i, x := range left {
+		cost[i] = make([]float64, len(empty))
+		for j, c := range empty {
+			r, col := c/n, c%n
+			var d float64
+			if sigFlats(a.sides[x]) != cellFlats(n, r, col) {
+				d += 4 * gapPenalty
+			}
+			if col > 0 && cells[c-1] >= 0 {
+				d += price(a.right[cells[c-1]*m+x])
+			}
+			if col+1 < n && cells[c+1] >= 0 {
+				d += price(a.right[x*m+cells[c+1]])
+			}
+			if r > 0 && cells[c-n] >= 0 {
+				d += price(a.down[cells[c-n]*m+x])
+			}
+			if r+1 < n && cells[c+n] >= 0 {
+				d += price(a.down[x*m+cells[c+n]])
+			}
+			cost[i][j] = d
+		}
+	}
+	for i, j := range assign(cost) {
+		cells[empty[j]] = left[i]
+	}
+}
+
+// repairMisfits exchanges pieces between a cell that does not interlock
+// with a neighbour (or whose flat sides do not fit it) and any other cell
+// while that lowers the penalised cost (penalisedCost, flat misfits at
+// 4·gapPenalty), a few rounds; it returns the misfit pairs left.
+func (a *assembly) repairMisfits(cells []int) int {
+	n, m := a.n, a.m
+	pair := func(p, q int) float64 { // p left of or above q
+		v := a.down[cells[p]*m+cells[q]]
+		if q == p+1 {
+			v = a.right[cells[p]*m+cells[q]]
+		}
+		if math.IsInf(float64(v), 1) {
+			return gapPenalty
+		}
+		return float64(v)
+	}
+	at := func(c int) float64 { // everything that touches cell c
+		r, col := c/n, c%n
+		var sum float64
+		if sigFlats(a.sides[cells[c]]) != cellFlats(n, r, col) {
+			sum += 4 * gapPenalty
+		}
+		if col > 0 {
+			sum += pair(c-1, c)
+		}
+		if col+1 < n {
+			sum += pair(c, c+1)
+		}
+		if r > 0 {
+			sum += pair(c-n, c)
+		}
+		if r+1 < n {
+			sum += pair(c, c+n)
+		}
+		return sum
+	}
+	local := func(p, q int) float64 {
+		sum := at(p) + at(q)
+		if q == p+1 && q%n != 0 || q == p+n {
+			sum -= pair(p, q)
+		} else if p == q+1 && p%n != 0 || p == q+n {
+			sum -= pair(q, p)
+		}
+		return sum
+	}
+	misfits := func() []int {
+		var bad []int
+		for c := range cells {
+			if at(c) >= gapPenalty {
+				bad = append(bad, c)
+			}
+		}
+		return bad
+	}
+	for round := 0; round < 4; round++ {
+		bad := misfits()
+		if len(bad) == 0 {
+			return 0
+		}
+		moved := false
+		for _, p := range bad {
+			if at(p) < gapPenalty {
+				continue // fixed by an earlier exchange
+			}
+			bestQ, bestGain := -1, 1e-6
+			for q := range cells {
+				if q == p {
+					continue
+				}
+				before := local(p, q)
+				cells[p], cells[q] = cells[q], cells[p]
+				if gain := before - local(p, q); gain > bestGain {
+					bestQ, bestGain = q, gain
+				}
+				cells[p], cells[q] = cells[q], cells[p]
+			}
+			if bestQ >= 0 {
+				cells[p], cells[bestQ] = cells[bestQ], cells[p]
+				moved = true
+			}
+		}
+		if !moved {
+			break
+		}
+	}
+	var left int
+	for c := range cells {
+		r, col := c/n, c%n
+		if col+1 < n && math.IsInf(float64(a.right[cells[c]*m+cells[c+1]]), 1) {
+			left++
+		}
+		if r+1 < n && math.IsInf(float64(a.down[cells[c]*m+cells[c+n]]), 1) {
+			left++
+		}
+	}
+	return left
 }
