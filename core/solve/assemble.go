@@ -458,9 +458,9 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		vertical bool
 		mirror   bool
 	}
-	runs := []run{{asm: base}, {asm: base.mirrored(true), vertical: true, mirror: true}, {asm: base.mirrored(false), mirror: true}}
-	if !shaped && n > rectBeamMax || shaped && n > shapeBeamMax {
-		runs = nil // the greedy below wins there, at a fraction of the time
+	var runs []run // none on large grids: the greedy below wins there, at a fraction of the time
+	if shaped && n <= shapeBeamMax || !shaped && n <= rectBeamMax {
+		runs = []run{{asm: base}, {asm: base.mirrored(true), vertical: true, mirror: true}, {asm: base.mirrored(false), mirror: true}}
 	}
 	results := make([][]int, len(runs), len(runs)+1)
 	parallelFor(len(runs), func(i int) error {
@@ -552,6 +552,9 @@ func penalisedCost(n int, right, down []float32, cells []int) float64 {
 	return sum
 }
 
+// improveAllMax is the most pieces on which improve tries every exchange.
+const improveAllMax = 1024
+
 // shapeBeamMax is the largest grid on which shape sheets run the beams:
 // above it every beam died on the 64×64 photographs (docs: README, large
 // grids) after most of a minute, and the framed greedy alone is used.
@@ -608,6 +611,13 @@ func (a *assembly) improve(cells []int) int {
 		codes = append(codes, code)
 	}
 	slices.Sort(codes)
+	// On large grids only exchanges with a doubtful cell (one with a
+	// neighbour not its best buddy) are tried: elsewhere the arrangement's
+	// own evidence agrees, and all pairs cost O(m²/16) per pass.
+	var doubt []bool
+	if m > improveAllMax {
+		doubt = a.doubtful(cells, a.bestMatches())
+	}
 	swaps := 0
 	for pass := 0; pass < 8; pass++ {
 		improved := false
@@ -615,6 +625,9 @@ func (a *assembly) improve(cells []int) int {
 			cs := byCode[code]
 			for i, p := range cs {
 				for _, q := range cs[i+1:] {
+					if doubt != nil && !doubt[p] && !doubt[q] {
+						continue
+					}
 					before := local(p, q)
 					cells[p], cells[q] = cells[q], cells[p]
 					if local(p, q) < before-1e-6 {

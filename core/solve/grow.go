@@ -275,6 +275,27 @@ func (g *grower) finish() []int {
 // can paint itself into such a corner) the cell is left; the pieces left
 // over then take the empty cells by exact assignment (fillGaps).
 func (a *assembly) growFramed() []int {
+	cells := a.growFramedFrom(nil)
+	best := a.bestMatches()
+	for round := 0; round < 3; round++ {
+		keep := a.buddyRegion(cells, best)
+		if keep == nil {
+			break
+		}
+		cand := a.growFramedFrom(keep)
+		a.improve(cand)
+		if penalisedCost(a.n, a.right, a.down, cand) >= penalisedCost(a.n, a.right, a.down, cells)-1e-6 {
+			break
+		}
+		cells = cand
+	}
+	return cells
+}
+
+// growFramedFrom grows a framed canvas from the four corner pieces and,
+// when keep is not nil, the pieces of the cells keep marks, where cells
+// has them.
+func (a *assembly) growFramedFrom(keep []int) []int {
 	n, m := a.n, a.m
 	g := &grower{a: a, size: n, framed: true, cell: make([]int, m), placed: make([]bool, m),
 		best: make([]slotChoice, m)}
@@ -282,17 +303,20 @@ func (a *assembly) growFramed() []int {
 		g.cell[i] = -1
 	}
 	g.buddies()
+	for c, x := range keep {
+		if x >= 0 {
+			g.put(c/n, c%n, x)
+		}
+	}
 	for x := range m {
+		if g.placed[x] {
+			continue
+		}
 		f := sigFlats(a.sides[x])
-		switch {
-		case f[0] && f[3]:
-			g.put(0, 0, x)
-		case f[0] && f[1]:
-			g.put(0, n-1, x)
-		case f[2] && f[3]:
-			g.put(n-1, 0, x)
-		case f[2] && f[1]:
-			g.put(n-1, n-1, x)
+		for _, corner := range [4][2]int{{0, 0}, {0, n - 1}, {n - 1, 0}, {n - 1, n - 1}} {
+			if f == cellFlats(n, corner[0], corner[1]) && g.at(corner[0], corner[1]) < 0 {
+				g.put(corner[0], corner[1], x)
+			}
 		}
 	}
 	for g.count < m {
@@ -308,9 +332,34 @@ func (a *assembly) growFramed() []int {
 	a.fillGaps(g.cell, g.placed)
 	left := a.repairMisfits(g.cell)
 	if debugSolve {
-		fmt.Fprintf(os.Stderr, "growFramed misfit pairs left %d\n", left)
+		fmt.Fprintf(os.Stderr, "growFramed misfit pairs left %d, cost %.1f\n", left, penalisedCost(n, a.right, a.down, g.cell))
 	}
 	return g.cell
+}
+
+// buddyRegion returns cells with only the largest region of cells joined
+// by best-buddy seams kept (the others −1), or nil when that region is all
+// or nothing: the part of a greedy arrangement its own evidence vouches for.
+func (a *assembly) buddyRegion(cells []int, best *matches) []int {
+	n := a.n
+	root, find := a.buddyComponents(cells, best)
+	size := 0
+	for c := range cells {
+		if find(c) == root {
+			size++
+		}
+	}
+	if size == n*n || size < 2 {
+		return nil
+	}
+	keep := make([]int, n*n)
+	for c, x := range cells {
+		keep[c] = -1
+		if find(c) == root {
+			keep[c] = x
+		}
+	}
+	return keep
 }
 
 // gapPenalty prices a pair that shape forbids where one cannot be avoided:
