@@ -53,6 +53,7 @@ type assembly struct {
 	// to every piece below (right) is x's: for what comes after, a frontier
 	// of x is one of it.
 	downClass, rightClass []int
+	best                  *matches // bestMatches, once computed
 	zUsed                 []uint64 // Zobrist keys of the used set, per piece
 	zFront                []uint64 // [col*m + class]: keys of the frontier
 	zRight                []uint64 // [class]: key of the newest piece's right side
@@ -492,6 +493,9 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		// from the surest spot finds it far better than a fill from a corner.
 		results = append(results, base.grow())
 	}
+	if debugSolve && debugTruth != nil {
+		fmt.Fprintf(os.Stderr, "truth cost %.1f\n", penalisedCost(n, base.right, base.down, debugTruth))
+	}
 	var best []int
 	bestCost := math.Inf(1)
 	for _, cells := range results {
@@ -499,6 +503,7 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 			continue
 		}
 		if shaped {
+			base.reassign(cells)
 			base.improve(cells)
 		} else {
 			cells = bestRotation(n, base.right, base.down, cells)
@@ -682,3 +687,5 @@ func bestRotation(n int, right, down []float32, cells []int) []int {
 }
 
 var debugSolve = os.Getenv("JIGBENCH_DEBUG") != ""
+
+var debugTruth []int // cell → piece, set by tests

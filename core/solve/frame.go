@@ -474,6 +474,9 @@ func (a *assembly) setCost(cells, set []int, inSet []bool) float64 {
 type matches struct{ right, left, down, up []int }
 
 func (a *assembly) bestMatches() *matches {
+	if a.best != nil {
+		return a.best
+	}
 	m := a.m
 	b := &matches{make([]int, m), make([]int, m), make([]int, m), make([]int, m)}
 	for x := range m {
@@ -482,6 +485,7 @@ func (a *assembly) bestMatches() *matches {
 		b.down[x] = argmin(m, func(y int) float32 { return a.down[x*m+y] })
 		b.up[x] = argmin(m, func(y int) float32 { return a.down[y*m+x] })
 	}
+	a.best = b
 	return b
 }
 

@@ -38,6 +38,7 @@ func (a *assembly) newGrower() *grower {
 		g.cell[i] = -1
 	}
 	g.rmin, g.cmin, g.rmax, g.cmax = size, size, -1, -1
+	g.rows, g.cols = newAxisFrame(), newAxisFrame()
 	g.buddies()
 	return g
 }
@@ -54,7 +55,10 @@ type grower struct {
 	size int
 	// framed: the canvas is the grid itself (a shape sheet, whose flat
 	// sides fix the frame); a piece goes only where its flat sides fit.
-	framed                 bool
+	framed bool
+	// rows and cols: on a free canvas of a shape sheet, what the placed
+	// flat sides say of where the grid's border lines are.
+	rows, cols             axisFrame
 	cell                   []int // canvas cell → piece or −1
 	placed                 []bool
 	count                  int
@@ -107,6 +111,11 @@ func (g *grower) seed() int {
 }
 
 func (g *grower) put(r, c, x int) {
+	if !g.framed && g.a.shaped {
+		f := sigFlats(g.a.sides[x])
+		g.rows.add(r, f[0], f[2])
+		g.cols.add(c, f[3], f[1])
+	}
 	g.cell[r*g.size+c] = x
 	g.placed[x] = true
 	g.count++
@@ -197,9 +206,16 @@ func (g *grower) choose(i int) slotChoice {
 	if g.framed {
 		flats = cellFlats(g.a.n, r, c)
 	}
+	free := !g.framed && g.a.shaped
 	for x := range g.a.m {
 		if g.placed[x] || g.framed && sigFlats(g.a.sides[x]) != flats {
 			continue
+		}
+		if free {
+			f := sigFlats(g.a.sides[x])
+			if !g.rows.fits(g.a.n, r, g.rmin, g.rmax, f[0], f[2]) || !g.cols.fits(g.a.n, c, g.cmin, g.cmax, f[3], f[1]) {
+				continue
+			}
 		}
 		d, buddy, ok := g.price(r, c, x)
 		if !ok || math.IsInf(d, 1) {
@@ -243,8 +259,8 @@ func (g *grower) next() (int, int) {
 	return bestSlot, bestPiece
 }
 
-// finish maps the canvas to the grid (cell → piece) and puts any piece
-// left over into the empty cells.
+// finish maps the canvas to the grid (cell → piece) and, on a rectangular
+// sheet, puts any piece left over into the empty cells (−1 on a shape sheet).
 func (g *grower) finish() []int {
 	n, s := g.a.n, g.size
 	// An extent short of n (not expected) is padded at the far side.
@@ -259,7 +275,7 @@ func (g *grower) finish() []int {
 	for r := range n {
 		for c := range n {
 			x := g.cell[(r+r0)*s+c+c0]
-			if x < 0 {
+			if x < 0 && !g.a.shaped { // a shape sheet's gaps are growFramedFrom's
 				x, left = left[0], left[1:]
 			}
 			cells[r*n+c] = x
@@ -276,6 +292,12 @@ func (g *grower) finish() []int {
 // over then take the empty cells by exact assignment (fillGaps).
 func (a *assembly) growFramed() []int {
 	cells := a.growFramedFrom(nil)
+	// The greedy from the surest piece on a free canvas, its frame set by
+	// the flat sides as they are placed: corners in a featureless sky are
+	// a poor start.
+	if free := a.growFramedFrom(a.grow()); penalisedCost(a.n, a.right, a.down, free) < penalisedCost(a.n, a.right, a.down, cells) {
+		cells = free
+	}
 	best := a.bestMatches()
 	for round := 0; round < 3; round++ {
 		keep := a.buddyRegion(cells, best)
@@ -283,7 +305,6 @@ func (a *assembly) growFramed() []int {
 			break
 		}
 		cand := a.growFramedFrom(keep)
-		a.improve(cand)
 		if penalisedCost(a.n, a.right, a.down, cand) >= penalisedCost(a.n, a.right, a.down, cells)-1e-6 {
 			break
 		}
@@ -516,4 +537,127 @@ func (a *assembly) repairMisfits(cells []int) int {
 		}
 	}
 	return left
+}
+
+// axisFrame is what the flat sides placed on a free canvas say about one
+// axis (rows: top and bottom; columns: left and right): the canvas line of
+// the low and the high border (−1 while no piece with that flat side is
+// placed) and the extreme lines of the pieces without it.
+type axisFrame struct {
+	low, high             int
+	minNotLow, maxNotHigh int
+}
+
+func newAxisFrame() axisFrame {
+	return axisFrame{low: -1, high: -1, minNotLow: math.MaxInt, maxNotHigh: math.MinInt}
+}
+
+func (f *axisFrame) add(v int, low, high bool) {
+	if low {
+		f.low = v
+	} else {
+		f.minNotLow = min(f.minNotLow, v)
+	}
+	if high {
+		f.high = v
+	} else {
+		f.maxNotHigh = max(f.maxNotHigh, v)
+	}
+}
+
+// fits reports whether a piece with (low, high) flat sides may go to line
+// v, the placed pieces spanning lines vmin…vmax of an n-line grid: a low
+// border piece on the lowest line, none other on it, n−1 lines from the
+// high border; a piece without the flat side off the border line and never
+// where the extent would make it the border.
+func (f *axisFrame) fits(n, v, vmin, vmax int, low, high bool) bool {
+	lo, hi := min(vmin, v), max(vmax, v)
+	if low {
+		if v > vmin || v >= f.minNotLow || f.low >= 0 && v != f.low || f.high >= 0 && f.high-v != n-1 {
+			return false
+		}
+	} else if v == f.low || hi-v >= n-1 {
+		return false
+	}
+	if high {
+		if v < vmax || v <= f.maxNotHigh || f.high >= 0 && v != f.high || f.low >= 0 && v-f.low != n-1 {
+			return false
+		}
+	} else if v == f.high || v-lo >= n-1 {
+		return false
+	}
+	return true
+}
+
+// reassign places the pieces of each signature again by exact assignment
+// over the cells that signature holds, each piece priced by the seams it
+// would have with the current neighbours there: exchanging pieces of one
+// signature keeps every shape constraint, and in a region where seams
+// say little a whole class of look-alikes moves at once, which pairwise
+// exchanges (improve) cannot. A class's new placement is kept only if it
+// lowers the total cost; it runs until a round changes nothing.
+func (a *assembly) reassign(cells []int) {
+	n, m := a.n, a.m
+	byCode := [81][]int{} // signature → cells holding it
+	for c, x := range cells {
+		code := sigCode(a.sides[x])
+		byCode[code] = append(byCode[code], c)
+	}
+	price := func(v float32) float64 {
+		if math.IsInf(float64(v), 1) {
+			return gapPenalty
+		}
+		return float64(v)
+	}
+	at := func(c, x int) float64 { // x at cell c, its neighbours as they are
+		r, col := c/n, c%n
+		var d float64
+		if col > 0 {
+			d += price(a.right[cells[c-1]*m+x])
+		}
+		if col+1 < n {
+			d += price(a.right[x*m+cells[c+1]])
+		}
+		if r > 0 {
+			d += price(a.down[cells[c-n]*m+x])
+		}
+		if r+1 < n {
+			d += price(a.down[x*m+cells[c+n]])
+		}
+		return d
+	}
+	total := penalisedCost(n, a.right, a.down, cells)
+	for round := 0; round < 4; round++ {
+		changed := false
+		for _, cs := range byCode {
+			if len(cs) < 2 {
+				continue
+			}
+			pieces := make([]int, len(cs))
+			for i, c := range cs {
+				pieces[i] = cells[c]
+			}
+			cost := make([][]float64, len(cs))
+			for i, x := range pieces {
+				cost[i] = make([]float64, len(cs))
+				for j, c := range cs {
+					cost[i][j] = at(c, x)
+				}
+			}
+			to := assign(cost)
+			for i, j := range to {
+				cells[cs[j]] = pieces[i]
+			}
+			if t := penalisedCost(n, a.right, a.down, cells); t < total-1e-6 {
+				total, changed = t, true
+			} else {
+				for i, c := range cs {
+					cells[c] = pieces[i]
+				}
+			}
+		}
+		if !changed {
+			break
+		}
+	}
 }
