@@ -1,10 +1,8 @@
 package solve
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
 
 	"github.com/jigbench/jigbench/core/puzzle"
@@ -493,9 +491,6 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		// from the surest spot finds it far better than a fill from a corner.
 		results = append(results, base.grow())
 	}
-	if debugSolve && debugTruth != nil {
-		fmt.Fprintf(os.Stderr, "truth cost %.1f\n", penalisedCost(n, base.right, base.down, debugTruth))
-	}
 	var best []int
 	bestCost := math.Inf(1)
 	for _, cells := range results {
@@ -508,11 +503,7 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		} else {
 			cells = bestRotation(n, base.right, base.down, cells)
 		}
-		c := penalisedCost(n, base.right, base.down, cells)
-		if debugSolve {
-			fmt.Fprintf(os.Stderr, "result cost %.1f finite %v\n", c, !math.IsInf(base.cost(cells), 1))
-		}
-		if c < bestCost {
+		if c := penalisedCost(n, base.right, base.down, cells); c < bestCost {
 			best, bestCost = cells, c
 		}
 	}
@@ -685,7 +676,3 @@ func bestRotation(n int, right, down []float32, cells []int) []int {
 	}
 	return best
 }
-
-var debugSolve = os.Getenv("JIGBENCH_DEBUG") != ""
-
-var debugTruth []int // cell → piece, set by tests

@@ -36,12 +36,6 @@ func solveSheet(t testing.TB, gen *render.Generated, rect bool) (res *ContentRes
 	if rect {
 		sheet = gen.Rect
 	}
-	if debugSolve {
-		debugTruth = make([]int, gen.Puzzle.N*gen.Puzzle.N)
-		for id, cell := range gen.Puzzle.CellOf {
-			debugTruth[cell.Row*gen.Puzzle.N+cell.Col] = id
-		}
-	}
 	res, err := SolveContent(ContentInput{Instance: gen.Instance.Public(), Sheet: sheet})
 	if err != nil {
 		t.Fatalf("%s: %v", gen.Instance.ID, err)

@@ -1,19 +1,17 @@
 package solve
 
-import (
-	"fmt"
-	"math"
-	"os"
-)
+import "math"
 
 // grow places pieces one at a time where the evidence is strongest, the
 // greedy of Paikin and Tal (2015): of all the empty cells next to placed
 // pieces, it fills the one whose best piece beats its second best by the
 // widest margin — a best buddy of all its placed neighbours first. Textured
 // regions are so placed before featureless ones, whatever their position.
-// It is for rectangular sheets, where no flat side anchors the frame: the
+// Without flat sides (rectangular sheets) nothing anchors the frame: the
 // pieces grow from the surest one on a canvas with room in every direction,
-// as long as their extent stays within n×n.
+// as long as their extent stays within n×n. On a shape sheet the flat sides
+// placed so far fix the border lines (axisFrame) and the empty cells are
+// left for growFramedFrom.
 func (a *assembly) grow() []int {
 	n, m := a.n, a.m
 	size := 2*n - 1
@@ -289,7 +287,11 @@ func (g *grower) finish() []int {
 // piece goes only to a cell its flat sides fit, interlocking with the
 // pieces placed around it. Where no unplaced piece fits a cell (the greedy
 // can paint itself into such a corner) the cell is left; the pieces left
-// over then take the empty cells by exact assignment (fillGaps).
+// over then take the empty cells by exact assignment (fillGaps) and
+// misfits are exchanged away where an exchange lowers the cost
+// (repairMisfits). The cheaper of that and grow on a free canvas is then
+// grown again from its largest best-buddy region while that lowers the
+// cost, as regrow does for rectangular sheets.
 func (a *assembly) growFramed() []int {
 	cells := a.growFramedFrom(nil)
 	// The greedy from the surest piece on a free canvas, its frame set by
@@ -347,14 +349,8 @@ func (a *assembly) growFramedFrom(keep []int) []int {
 		}
 		g.put(slot/n, slot%n, x)
 	}
-	if debugSolve {
-		fmt.Fprintf(os.Stderr, "growFramed placed %d of %d\n", g.count, m)
-	}
 	a.fillGaps(g.cell, g.placed)
-	left := a.repairMisfits(g.cell)
-	if debugSolve {
-		fmt.Fprintf(os.Stderr, "growFramed misfit pairs left %d, cost %.1f\n", left, penalisedCost(n, a.right, a.down, g.cell))
-	}
+	a.repairMisfits(g.cell)
 	return g.cell
 }
 
