@@ -251,11 +251,6 @@ func (a *assembly) unmirror(cells []int, vertical bool) []int {
 // cost is the total dissimilarity of a full filling (cell → piece).
 func (a *assembly) cost(cells []int) float64 { return fillingCost(a.n, a.right, a.down, cells) }
 
-// cost is the total dissimilarity of a full filling (cell → piece).
-func (cm *compatMatrix) cost(n int, cells []int) float64 {
-	return fillingCost(n, cm.d[dirRight], cm.d[dirDown], cells)
-}
-
 func fillingCost(n int, right, down []float32, cells []int) float64 {
 	m := n * n
 	var sum float64

@@ -482,7 +482,7 @@ func (a *assembly) repairMisfits(cells []int) int {
 		}
 		return sum
 	}
-	misfits := func() []int {
+	badCells := func() []int {
 		var bad []int
 		for c := range cells {
 			if at(c) >= gapPenalty {
@@ -492,7 +492,7 @@ func (a *assembly) repairMisfits(cells []int) int {
 		return bad
 	}
 	for round := 0; round < 4; round++ {
-		bad := misfits()
+		bad := badCells()
 		if len(bad) == 0 {
 			return 0
 		}
@@ -522,17 +522,22 @@ func (a *assembly) repairMisfits(cells []int) int {
 			break
 		}
 	}
-	var left int
+	return misfits(n, a.right, a.down, cells)
+}
+
+// misfits counts the neighbour pairs of cells that shape forbids.
+func misfits(n int, right, down []float32, cells []int) int {
+	m := n * n
+	var k int
 	for c := range cells {
-		r, col := c/n, c%n
-		if col+1 < n && math.IsInf(float64(a.right[cells[c]*m+cells[c+1]]), 1) {
-			left++
+		if c%n+1 < n && math.IsInf(float64(right[cells[c]*m+cells[c+1]]), 1) {
+			k++
 		}
-		if r+1 < n && math.IsInf(float64(a.down[cells[c]*m+cells[c+n]]), 1) {
-			left++
+		if c+n < m && math.IsInf(float64(down[cells[c]*m+cells[c+n]]), 1) {
+			k++
 		}
 	}
-	return left
+	return k
 }
 
 // axisFrame is what the flat sides placed on a free canvas say about one
