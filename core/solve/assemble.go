@@ -558,6 +558,26 @@ const shapeBeamMax = 32
 // its frame repair.
 const rectBeamMax = 8
 
+// aroundCell sums pair(p, q) (p left of or above q) over the pairs of
+// cell c of an n×n grid with its neighbours.
+func aroundCell(n, c int, pair func(p, q int) float64) float64 {
+	r, col := c/n, c%n
+	var sum float64
+	if col > 0 {
+		sum += pair(c-1, c)
+	}
+	if col+1 < n {
+		sum += pair(c, c+1)
+	}
+	if r > 0 {
+		sum += pair(c-n, c)
+	}
+	if r+1 < n {
+		sum += pair(c, c+n)
+	}
+	return sum
+}
+
 // improve swaps pieces of the same signature — a swap that keeps every
 // shape constraint — while a swap lowers the total dissimilarity, and
 // returns the number of swaps made.
@@ -573,19 +593,7 @@ func (a *assembly) improve(cells []int) int {
 	local := func(p, q int) float64 {
 		var sum float64
 		for _, c := range [2]int{p, q} {
-			r, col := c/n, c%n
-			if col > 0 {
-				sum += pairCost(c-1, c)
-			}
-			if col+1 < n {
-				sum += pairCost(c, c+1)
-			}
-			if r > 0 {
-				sum += pairCost(c-n, c)
-			}
-			if r+1 < n {
-				sum += pairCost(c, c+n)
-			}
+			sum += aroundCell(n, c, pairCost)
 		}
 		if q == p+1 && q%n != 0 || q == p+n {
 			sum -= pairCost(p, q) // counted from both cells

@@ -454,22 +454,9 @@ func (a *assembly) repairMisfits(cells []int) int {
 		return float64(v)
 	}
 	at := func(c int) float64 { // everything that touches cell c
-		r, col := c/n, c%n
-		var sum float64
-		if sigFlats(a.sides[cells[c]]) != cellFlats(n, r, col) {
+		sum := aroundCell(n, c, pair)
+		if sigFlats(a.sides[cells[c]]) != cellFlats(n, c/n, c%n) {
 			sum += 4 * gapPenalty
-		}
-		if col > 0 {
-			sum += pair(c-1, c)
-		}
-		if col+1 < n {
-			sum += pair(c, c+1)
-		}
-		if r > 0 {
-			sum += pair(c-n, c)
-		}
-		if r+1 < n {
-			sum += pair(c, c+n)
 		}
 		return sum
 	}
