@@ -465,9 +465,10 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		results[i] = cells
 		return nil
 	})
-	if shaped {
-		// The greedy from the corners: on large grids the beams die (their
-		// row-major fill meets a shape dead end the invariants miss).
+	if shaped && allNil(results) {
+		// The greedy inside the frame: where the beams die (on large grids
+		// their row-major fill meets shape dead ends the invariants miss, and
+		// in fog their cheapest states) or do not run.
 		results = append(results, base.growFramed())
 	}
 	if shaped && !anyConsistent(base, results) {
@@ -507,6 +508,15 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		best = base.reframe(best)
 	}
 	return best
+}
+
+func allNil(rs [][]int) bool {
+	for _, r := range rs {
+		if r != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // anyConsistent reports whether one of the arrangements interlocks everywhere.
