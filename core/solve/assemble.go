@@ -51,6 +51,7 @@ type assembly struct {
 	// to every piece below (right) is x's: for what comes after, a frontier
 	// of x is one of it.
 	downClass, rightClass []int
+	best                  *matches // bestMatches, once computed
 	zUsed                 []uint64 // Zobrist keys of the used set, per piece
 	zFront                []uint64 // [col*m + class]: keys of the frontier
 	zRight                []uint64 // [class]: key of the newest piece's right side
@@ -249,11 +250,6 @@ func (a *assembly) unmirror(cells []int, vertical bool) []int {
 
 // cost is the total dissimilarity of a full filling (cell → piece).
 func (a *assembly) cost(cells []int) float64 { return fillingCost(a.n, a.right, a.down, cells) }
-
-// cost is the total dissimilarity of a full filling (cell → piece).
-func (cm *compatMatrix) cost(n int, cells []int) float64 {
-	return fillingCost(n, cm.d[dirRight], cm.d[dirDown], cells)
-}
 
 func fillingCost(n int, right, down []float32, cells []int) float64 {
 	m := n * n
@@ -456,9 +452,9 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		vertical bool
 		mirror   bool
 	}
-	runs := []run{{asm: base}, {asm: base.mirrored(true), vertical: true, mirror: true}, {asm: base.mirrored(false), mirror: true}}
-	if !shaped && n > rectBeamMax {
-		runs = nil // the greedy below wins there, at a fraction of the time
+	var runs []run // none on large grids: the greedy below wins there, at a fraction of the time
+	if shaped && n <= shapeBeamMax || !shaped && n <= rectBeamMax {
+		runs = []run{{asm: base}, {asm: base.mirrored(true), vertical: true, mirror: true}, {asm: base.mirrored(false), mirror: true}}
 	}
 	results := make([][]int, len(runs), len(runs)+1)
 	parallelFor(len(runs), func(i int) error {
@@ -469,8 +465,15 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		results[i] = cells
 		return nil
 	})
-	if shaped && results[0] == nil && results[1] == nil && results[2] == nil {
-		// Every beam died: start from a shape-consistent layout instead.
+	if shaped && allNil(results) {
+		// The greedy inside the frame: where the beams die (on large grids
+		// their row-major fill meets shape dead ends the invariants miss, and
+		// in fog their cheapest states) or do not run.
+		results = append(results, base.growFramed())
+	}
+	if shaped && !anyConsistent(base, results) {
+		// Every beam died and the greedy left pieces that do not
+		// interlock: start from a shape-consistent layout as well.
 		if pred, err := SolveShape(n, sides); err == nil {
 			cells := make([]int, len(pred))
 			for id, c := range pred {
@@ -491,11 +494,12 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 			continue
 		}
 		if shaped {
+			base.reassign(cells)
 			base.improve(cells)
 		} else {
 			cells = bestRotation(n, base.right, base.down, cells)
 		}
-		if c := base.cost(cells); c < bestCost {
+		if c := penalisedCost(n, base.right, base.down, cells); c < bestCost {
 			best, bestCost = cells, c
 		}
 	}
@@ -506,12 +510,83 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 	return best
 }
 
+func allNil(rs [][]int) bool {
+	for _, r := range rs {
+		if r != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// anyConsistent reports whether one of the arrangements interlocks everywhere.
+func anyConsistent(a *assembly, rs [][]int) bool {
+	for _, r := range rs {
+		if r != nil && !math.IsInf(a.cost(r), 1) {
+			return true
+		}
+	}
+	return false
+}
+
+// penalisedCost is fillingCost with every pair that shape forbids costing
+// gapPenalty: of arrangements that do not all interlock, the one with the
+// fewest misfits and the best seams wins.
+func penalisedCost(n int, right, down []float32, cells []int) float64 {
+	m := n * n
+	var sum float64
+	add := func(v float32) {
+		if math.IsInf(float64(v), 1) {
+			sum += gapPenalty
+		} else {
+			sum += float64(v)
+		}
+	}
+	for i, x := range cells {
+		if i%n+1 < n {
+			add(right[x*m+cells[i+1]])
+		}
+		if i+n < m {
+			add(down[x*m+cells[i+n]])
+		}
+	}
+	return sum
+}
+
+// improveAllMax is the most pieces on which improve tries every exchange.
+const improveAllMax = 1024
+
+// shapeBeamMax is the largest grid on which shape sheets run the beams:
+// above it every beam died on the 64×64 photographs (docs: README, large
+// grids) after most of a minute, and the framed greedy alone is used.
+const shapeBeamMax = 32
+
 // rectBeamMax is the largest grid on which rectangular sheets also run the
 // row-by-row beams. Above it they cost most of a solve (3 beams took 18 s of
 // CPU at 32×32 on Garden.jpg, 1.8 of 2.3 s at 16×16 on harbor-town), while
 // from a corner, with no frame to go by, they rarely beat the greedy with
 // its frame repair.
 const rectBeamMax = 8
+
+// aroundCell sums pair(p, q) (p left of or above q) over the pairs of
+// cell c of an n×n grid with its neighbours.
+func aroundCell(n, c int, pair func(p, q int) float64) float64 {
+	r, col := c/n, c%n
+	var sum float64
+	if col > 0 {
+		sum += pair(c-1, c)
+	}
+	if col+1 < n {
+		sum += pair(c, c+1)
+	}
+	if r > 0 {
+		sum += pair(c-n, c)
+	}
+	if r+1 < n {
+		sum += pair(c, c+n)
+	}
+	return sum
+}
 
 // improve swaps pieces of the same signature — a swap that keeps every
 // shape constraint — while a swap lowers the total dissimilarity, and
@@ -528,19 +603,7 @@ func (a *assembly) improve(cells []int) int {
 	local := func(p, q int) float64 {
 		var sum float64
 		for _, c := range [2]int{p, q} {
-			r, col := c/n, c%n
-			if col > 0 {
-				sum += pairCost(c-1, c)
-			}
-			if col+1 < n {
-				sum += pairCost(c, c+1)
-			}
-			if r > 0 {
-				sum += pairCost(c-n, c)
-			}
-			if r+1 < n {
-				sum += pairCost(c, c+n)
-			}
+			sum += aroundCell(n, c, pairCost)
 		}
 		if q == p+1 && q%n != 0 || q == p+n {
 			sum -= pairCost(p, q) // counted from both cells
@@ -557,6 +620,13 @@ func (a *assembly) improve(cells []int) int {
 		codes = append(codes, code)
 	}
 	slices.Sort(codes)
+	// On large grids only exchanges with a doubtful cell (one with a
+	// neighbour not its best buddy) are tried: elsewhere the arrangement's
+	// own evidence agrees, and all pairs cost O(m²/16) per pass.
+	var doubt []bool
+	if m > improveAllMax {
+		doubt = a.doubtful(cells, a.bestMatches())
+	}
 	swaps := 0
 	for pass := 0; pass < 8; pass++ {
 		improved := false
@@ -564,6 +634,9 @@ func (a *assembly) improve(cells []int) int {
 			cs := byCode[code]
 			for i, p := range cs {
 				for _, q := range cs[i+1:] {
+					if doubt != nil && !doubt[p] && !doubt[q] {
+						continue
+					}
 					before := local(p, q)
 					cells[p], cells[q] = cells[q], cells[p]
 					if local(p, q) < before-1e-6 {

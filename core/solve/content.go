@@ -26,8 +26,13 @@ type ContentResult struct {
 	// Shaped is false when every piece has four straight sides (rect.png):
 	// only content could be used.
 	Shaped bool
-	// Cost is the sum of the dissimilarities of all neighbour pairs of Pred.
+	// Cost is the sum of the dissimilarities of all neighbour pairs of Pred,
+	// a pair that does not interlock counting as the dearest seam.
 	Cost float64
+	// Misfits is the number of neighbour pairs of Pred whose sides do not
+	// interlock (0 unless the greedy of a large shape sheet left some that
+	// no exchange repaired).
+	Misfits int
 }
 
 // SolveContent solves a sheet from its pixels: it cuts every slot, reads
@@ -69,7 +74,8 @@ func SolveContent(in ContentInput) (*ContentResult, error) {
 	for cell, id := range cells {
 		res.Pred[id] = cell
 	}
-	res.Cost = cm.cost(g.n, cells)
+	res.Cost = penalisedCost(g.n, cm.d[dirRight], cm.d[dirDown], cells)
+	res.Misfits = misfits(g.n, cm.d[dirRight], cm.d[dirDown], cells)
 	return res, nil
 }
 

@@ -474,6 +474,9 @@ func (a *assembly) setCost(cells, set []int, inSet []bool) float64 {
 type matches struct{ right, left, down, up []int }
 
 func (a *assembly) bestMatches() *matches {
+	if a.best != nil {
+		return a.best
+	}
 	m := a.m
 	b := &matches{make([]int, m), make([]int, m), make([]int, m), make([]int, m)}
 	for x := range m {
@@ -482,6 +485,7 @@ func (a *assembly) bestMatches() *matches {
 		b.down[x] = argmin(m, func(y int) float32 { return a.down[x*m+y] })
 		b.up[x] = argmin(m, func(y int) float32 { return a.down[y*m+x] })
 	}
+	a.best = b
 	return b
 }
 
@@ -514,7 +518,43 @@ func (a *assembly) doubtful(cells []int, b *matches) []bool {
 // It replaces cells and reports true if that lowers the total cost.
 func (a *assembly) regrow(cells []int, best *matches) bool {
 	n := a.n
-	// Components over best-buddy seams, by union–find.
+	root, find := a.buddyComponents(cells, best)
+	size := make([]int, n*n)
+	for c := range cells {
+		size[find(c)]++
+	}
+	if size[root] == n*n || size[root] < 2 {
+		return false
+	}
+	s := 2*n - 1
+	g := a.newGrower()
+	off := n - 1 - n/2 // the grid's top-left on the canvas
+	for c, x := range cells {
+		if find(c) == root {
+			g.put(c/n+off, c%n+off, x)
+		}
+	}
+	// The frame: the region's extent, widened only as far as n allows.
+	for k := g.count; k < a.m; k++ {
+		slot, x := g.next()
+		if slot < 0 {
+			break
+		}
+		g.put(slot/s, slot%s, x)
+	}
+	cand := g.finish()
+	if a.cost(cand) >= a.cost(cells)-1e-6 {
+		return false
+	}
+	copy(cells, cand)
+	return true
+}
+
+// buddyComponents groups the cells into regions joined by best-buddy seams
+// (each piece the other's preferred neighbour) by union–find, and returns
+// the root of the largest (the first on ties) and the find function.
+func (a *assembly) buddyComponents(cells []int, best *matches) (int, func(int) int) {
+	n := a.n
 	parent := make([]int, n*n)
 	for i := range parent {
 		parent[i] = i
@@ -548,29 +588,5 @@ func (a *assembly) regrow(cells []int, best *matches) bool {
 			root = r
 		}
 	}
-	if size[root] == n*n || size[root] < 2 {
-		return false
-	}
-	s := 2*n - 1
-	g := a.newGrower()
-	off := n - 1 - n/2 // the grid's top-left on the canvas
-	for c, x := range cells {
-		if find(c) == root {
-			g.put(c/n+off, c%n+off, x)
-		}
-	}
-	// The frame: the region's extent, widened only as far as n allows.
-	for k := g.count; k < a.m; k++ {
-		slot, x := g.next()
-		if slot < 0 {
-			break
-		}
-		g.put(slot/s, slot%s, x)
-	}
-	cand := g.finish()
-	if a.cost(cand) >= a.cost(cells)-1e-6 {
-		return false
-	}
-	copy(cells, cand)
-	return true
+	return root, find
 }

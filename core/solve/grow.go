@@ -7,9 +7,11 @@ import "math"
 // pieces, it fills the one whose best piece beats its second best by the
 // widest margin — a best buddy of all its placed neighbours first. Textured
 // regions are so placed before featureless ones, whatever their position.
-// It is for rectangular sheets, where no flat side anchors the frame: the
+// Without flat sides (rectangular sheets) nothing anchors the frame: the
 // pieces grow from the surest one on a canvas with room in every direction,
-// as long as their extent stays within n×n.
+// as long as their extent stays within n×n. On a shape sheet the flat sides
+// placed so far fix the border lines (axisFrame) and the empty cells are
+// left for growFramedFrom.
 func (a *assembly) grow() []int {
 	n, m := a.n, a.m
 	size := 2*n - 1
@@ -34,6 +36,7 @@ func (a *assembly) newGrower() *grower {
 		g.cell[i] = -1
 	}
 	g.rmin, g.cmin, g.rmax, g.cmax = size, size, -1, -1
+	g.rows, g.cols = newAxisFrame(), newAxisFrame()
 	g.buddies()
 	return g
 }
@@ -46,8 +49,14 @@ type slotChoice struct {
 }
 
 type grower struct {
-	a                      *assembly
-	size                   int
+	a    *assembly
+	size int
+	// framed: the canvas is the grid itself (a shape sheet, whose flat
+	// sides fix the frame); a piece goes only where its flat sides fit.
+	framed bool
+	// rows and cols: on a free canvas of a shape sheet, what the placed
+	// flat sides say of where the grid's border lines are.
+	rows, cols             axisFrame
 	cell                   []int // canvas cell → piece or −1
 	placed                 []bool
 	count                  int
@@ -100,6 +109,11 @@ func (g *grower) seed() int {
 }
 
 func (g *grower) put(r, c, x int) {
+	if !g.framed && g.a.shaped {
+		f := sigFlats(g.a.sides[x])
+		g.rows.add(r, f[0], f[2])
+		g.cols.add(c, f[3], f[1])
+	}
 	g.cell[r*g.size+c] = x
 	g.placed[x] = true
 	g.count++
@@ -133,6 +147,9 @@ func (g *grower) open(r, c int) bool {
 	s, n := g.size, g.a.n
 	if g.cell[r*s+c] >= 0 {
 		return false
+	}
+	if g.framed {
+		return g.at(r-1, c) >= 0 || g.at(r+1, c) >= 0 || g.at(r, c-1) >= 0 || g.at(r, c+1) >= 0
 	}
 	if max(g.rmax, r)-min(g.rmin, r) >= n || max(g.cmax, c)-min(g.cmin, c) >= n {
 		return false
@@ -183,12 +200,23 @@ func (g *grower) at(r, c int) int {
 func (g *grower) choose(i int) slotChoice {
 	r, c := i/g.size, i%g.size
 	ch := slotChoice{valid: true, piece: -1, cost: math.Inf(1), second: math.Inf(1)}
+	var flats [4]bool
+	if g.framed {
+		flats = cellFlats(g.a.n, r, c)
+	}
+	free := !g.framed && g.a.shaped
 	for x := range g.a.m {
-		if g.placed[x] {
+		if g.placed[x] || g.framed && sigFlats(g.a.sides[x]) != flats {
 			continue
 		}
+		if free {
+			f := sigFlats(g.a.sides[x])
+			if !g.rows.fits(g.a.n, r, g.rmin, g.rmax, f[0], f[2]) || !g.cols.fits(g.a.n, c, g.cmin, g.cmax, f[3], f[1]) {
+				continue
+			}
+		}
 		d, buddy, ok := g.price(r, c, x)
-		if !ok {
+		if !ok || math.IsInf(d, 1) {
 			continue
 		}
 		switch {
@@ -229,8 +257,8 @@ func (g *grower) next() (int, int) {
 	return bestSlot, bestPiece
 }
 
-// finish maps the canvas to the grid (cell → piece) and puts any piece
-// left over into the empty cells.
+// finish maps the canvas to the grid (cell → piece) and, on a rectangular
+// sheet, puts any piece left over into the empty cells (−1 on a shape sheet).
 func (g *grower) finish() []int {
 	n, s := g.a.n, g.size
 	// An extent short of n (not expected) is padded at the far side.
@@ -245,11 +273,379 @@ func (g *grower) finish() []int {
 	for r := range n {
 		for c := range n {
 			x := g.cell[(r+r0)*s+c+c0]
-			if x < 0 {
+			if x < 0 && !g.a.shaped { // a shape sheet's gaps are growFramedFrom's
 				x, left = left[0], left[1:]
 			}
 			cells[r*n+c] = x
 		}
 	}
 	return cells
+}
+
+// growFramed is grow for a shape sheet: the flat sides fix the frame, so the
+// canvas is the grid, the four corner pieces start in their corners, and a
+// piece goes only to a cell its flat sides fit, interlocking with the
+// pieces placed around it. Where no unplaced piece fits a cell (the greedy
+// can paint itself into such a corner) the cell is left; the pieces left
+// over then take the empty cells by exact assignment (fillGaps) and
+// misfits are exchanged away where an exchange lowers the cost
+// (repairMisfits). The cheaper of that and grow on a free canvas is then
+// grown again from its largest best-buddy region while that lowers the
+// cost, as regrow does for rectangular sheets.
+func (a *assembly) growFramed() []int {
+	cells := a.growFramedFrom(nil)
+	// The greedy from the surest piece on a free canvas, its frame set by
+	// the flat sides as they are placed: corners in a featureless sky are
+	// a poor start.
+	if free := a.growFramedFrom(a.grow()); penalisedCost(a.n, a.right, a.down, free) < penalisedCost(a.n, a.right, a.down, cells) {
+		cells = free
+	}
+	best := a.bestMatches()
+	for round := 0; round < 3; round++ {
+		keep := a.buddyRegion(cells, best)
+		if keep == nil {
+			break
+		}
+		cand := a.growFramedFrom(keep)
+		if penalisedCost(a.n, a.right, a.down, cand) >= penalisedCost(a.n, a.right, a.down, cells)-1e-6 {
+			break
+		}
+		cells = cand
+	}
+	return cells
+}
+
+// growFramedFrom grows a framed canvas from the four corner pieces and,
+// when keep is not nil, the pieces of the cells keep marks, where cells
+// has them.
+func (a *assembly) growFramedFrom(keep []int) []int {
+	n, m := a.n, a.m
+	g := &grower{a: a, size: n, framed: true, cell: make([]int, m), placed: make([]bool, m),
+		best: make([]slotChoice, m)}
+	for i := range g.cell {
+		g.cell[i] = -1
+	}
+	g.buddies()
+	for c, x := range keep {
+		if x >= 0 {
+			g.put(c/n, c%n, x)
+		}
+	}
+	for x := range m {
+		if g.placed[x] {
+			continue
+		}
+		f := sigFlats(a.sides[x])
+		for _, corner := range [4][2]int{{0, 0}, {0, n - 1}, {n - 1, 0}, {n - 1, n - 1}} {
+			if f == cellFlats(n, corner[0], corner[1]) && g.at(corner[0], corner[1]) < 0 {
+				g.put(corner[0], corner[1], x)
+			}
+		}
+	}
+	for g.count < m {
+		slot, x := g.next()
+		if slot < 0 {
+			break
+		}
+		g.put(slot/n, slot%n, x)
+	}
+	a.fillGaps(g.cell, g.placed)
+	a.repairMisfits(g.cell)
+	return g.cell
+}
+
+// buddyRegion returns cells with only the largest region of cells joined
+// by best-buddy seams kept (the others −1), or nil when that region is all
+// or nothing: the part of a greedy arrangement its own evidence vouches for.
+func (a *assembly) buddyRegion(cells []int, best *matches) []int {
+	n := a.n
+	root, find := a.buddyComponents(cells, best)
+	size := 0
+	for c := range cells {
+		if find(c) == root {
+			size++
+		}
+	}
+	if size == n*n || size < 2 {
+		return nil
+	}
+	keep := make([]int, n*n)
+	for c, x := range cells {
+		keep[c] = -1
+		if find(c) == root {
+			keep[c] = x
+		}
+	}
+	return keep
+}
+
+// gapPenalty prices a pair that shape forbids where one cannot be avoided:
+// as dear as the dearest seam (every sample missing, see mgc).
+const gapPenalty = 2 * missingPenalty
+
+// fillGaps puts the unplaced pieces into the empty cells (−1) of cells by
+// an exact assignment on their dissimilarities with the placed neighbours,
+// a forbidden pair or a misfit flat side costing gapPenalty.
+func (a *assembly) fillGaps(cells []int, placed []bool) {
+	n, m := a.n, a.m
+	var empty, left []int
+	for c, x := range cells {
+		if x < 0 {
+			empty = append(empty, c)
+		}
+	}
+	for x := range m {
+		if !placed[x] {
+			left = append(left, x)
+		}
+	}
+	if len(empty) == 0 {
+		return
+	}
+	price := func(v float32) float64 {
+		if math.IsInf(float64(v), 1) {
+			return gapPenalty
+		}
+		return float64(v)
+	}
+	cost := make([][]float64, len(left))
+	for i, x := range left {
+		cost[i] = make([]float64, len(empty))
+		for j, c := range empty {
+			r, col := c/n, c%n
+			var d float64
+			if sigFlats(a.sides[x]) != cellFlats(n, r, col) {
+				d += 4 * gapPenalty
+			}
+			if col > 0 && cells[c-1] >= 0 {
+				d += price(a.right[cells[c-1]*m+x])
+			}
+			if col+1 < n && cells[c+1] >= 0 {
+				d += price(a.right[x*m+cells[c+1]])
+			}
+			if r > 0 && cells[c-n] >= 0 {
+				d += price(a.down[cells[c-n]*m+x])
+			}
+			if r+1 < n && cells[c+n] >= 0 {
+				d += price(a.down[x*m+cells[c+n]])
+			}
+			cost[i][j] = d
+		}
+	}
+	for i, j := range assign(cost) {
+		cells[empty[j]] = left[i]
+	}
+}
+
+// repairMisfits exchanges pieces between a cell that does not interlock
+// with a neighbour (or whose flat sides do not fit it) and any other cell
+// while that lowers the penalised cost (penalisedCost, flat misfits at
+// 4·gapPenalty), a few rounds; it returns the misfit pairs left.
+func (a *assembly) repairMisfits(cells []int) int {
+	n, m := a.n, a.m
+	pair := func(p, q int) float64 { // p left of or above q
+		v := a.down[cells[p]*m+cells[q]]
+		if q == p+1 {
+			v = a.right[cells[p]*m+cells[q]]
+		}
+		if math.IsInf(float64(v), 1) {
+			return gapPenalty
+		}
+		return float64(v)
+	}
+	at := func(c int) float64 { // everything that touches cell c
+		sum := aroundCell(n, c, pair)
+		if sigFlats(a.sides[cells[c]]) != cellFlats(n, c/n, c%n) {
+			sum += 4 * gapPenalty
+		}
+		return sum
+	}
+	local := func(p, q int) float64 {
+		sum := at(p) + at(q)
+		if q == p+1 && q%n != 0 || q == p+n {
+			sum -= pair(p, q)
+		} else if p == q+1 && p%n != 0 || p == q+n {
+			sum -= pair(q, p)
+		}
+		return sum
+	}
+	badCells := func() []int {
+		var bad []int
+		for c := range cells {
+			if at(c) >= gapPenalty {
+				bad = append(bad, c)
+			}
+		}
+		return bad
+	}
+	for round := 0; round < 4; round++ {
+		bad := badCells()
+		if len(bad) == 0 {
+			return 0
+		}
+		moved := false
+		for _, p := range bad {
+			if at(p) < gapPenalty {
+				continue // fixed by an earlier exchange
+			}
+			bestQ, bestGain := -1, 1e-6
+			for q := range cells {
+				if q == p {
+					continue
+				}
+				before := local(p, q)
+				cells[p], cells[q] = cells[q], cells[p]
+				if gain := before - local(p, q); gain > bestGain {
+					bestQ, bestGain = q, gain
+				}
+				cells[p], cells[q] = cells[q], cells[p]
+			}
+			if bestQ >= 0 {
+				cells[p], cells[bestQ] = cells[bestQ], cells[p]
+				moved = true
+			}
+		}
+		if !moved {
+			break
+		}
+	}
+	return misfits(n, a.right, a.down, cells)
+}
+
+// misfits counts the neighbour pairs of cells that shape forbids.
+func misfits(n int, right, down []float32, cells []int) int {
+	m := n * n
+	var k int
+	for c := range cells {
+		if c%n+1 < n && math.IsInf(float64(right[cells[c]*m+cells[c+1]]), 1) {
+			k++
+		}
+		if c+n < m && math.IsInf(float64(down[cells[c]*m+cells[c+n]]), 1) {
+			k++
+		}
+	}
+	return k
+}
+
+// axisFrame is what the flat sides placed on a free canvas say about one
+// axis (rows: top and bottom; columns: left and right): the canvas line of
+// the low and the high border (−1 while no piece with that flat side is
+// placed) and the extreme lines of the pieces without it.
+type axisFrame struct {
+	low, high             int
+	minNotLow, maxNotHigh int
+}
+
+func newAxisFrame() axisFrame {
+	return axisFrame{low: -1, high: -1, minNotLow: math.MaxInt, maxNotHigh: math.MinInt}
+}
+
+func (f *axisFrame) add(v int, low, high bool) {
+	if low {
+		f.low = v
+	} else {
+		f.minNotLow = min(f.minNotLow, v)
+	}
+	if high {
+		f.high = v
+	} else {
+		f.maxNotHigh = max(f.maxNotHigh, v)
+	}
+}
+
+// fits reports whether a piece with (low, high) flat sides may go to line
+// v, the placed pieces spanning lines vmin…vmax of an n-line grid: a low
+// border piece on the lowest line, none other on it, n−1 lines from the
+// high border; a piece without the flat side off the border line and never
+// where the extent would make it the border.
+func (f *axisFrame) fits(n, v, vmin, vmax int, low, high bool) bool {
+	lo, hi := min(vmin, v), max(vmax, v)
+	if low {
+		if v > vmin || v >= f.minNotLow || f.low >= 0 && v != f.low || f.high >= 0 && f.high-v != n-1 {
+			return false
+		}
+	} else if v == f.low || hi-v >= n-1 {
+		return false
+	}
+	if high {
+		if v < vmax || v <= f.maxNotHigh || f.high >= 0 && v != f.high || f.low >= 0 && v-f.low != n-1 {
+			return false
+		}
+	} else if v == f.high || v-lo >= n-1 {
+		return false
+	}
+	return true
+}
+
+// reassign places the pieces of each signature again by exact assignment
+// over the cells that signature holds, each piece priced by the seams it
+// would have with the current neighbours there: exchanging pieces of one
+// signature keeps every shape constraint, and in a region where seams
+// say little a whole class of look-alikes moves at once, which pairwise
+// exchanges (improve) cannot. A class's new placement is kept only if it
+// lowers the total cost; it runs until a round changes nothing.
+func (a *assembly) reassign(cells []int) {
+	n, m := a.n, a.m
+	byCode := [81][]int{} // signature → cells holding it
+	for c, x := range cells {
+		code := sigCode(a.sides[x])
+		byCode[code] = append(byCode[code], c)
+	}
+	price := func(v float32) float64 {
+		if math.IsInf(float64(v), 1) {
+			return gapPenalty
+		}
+		return float64(v)
+	}
+	at := func(c, x int) float64 { // x at cell c, its neighbours as they are
+		r, col := c/n, c%n
+		var d float64
+		if col > 0 {
+			d += price(a.right[cells[c-1]*m+x])
+		}
+		if col+1 < n {
+			d += price(a.right[x*m+cells[c+1]])
+		}
+		if r > 0 {
+			d += price(a.down[cells[c-n]*m+x])
+		}
+		if r+1 < n {
+			d += price(a.down[x*m+cells[c+n]])
+		}
+		return d
+	}
+	total := penalisedCost(n, a.right, a.down, cells)
+	for round := 0; round < 4; round++ {
+		changed := false
+		for _, cs := range byCode {
+			if len(cs) < 2 {
+				continue
+			}
+			pieces := make([]int, len(cs))
+			for i, c := range cs {
+				pieces[i] = cells[c]
+			}
+			cost := make([][]float64, len(cs))
+			for i, x := range pieces {
+				cost[i] = make([]float64, len(cs))
+				for j, c := range cs {
+					cost[i][j] = at(c, x)
+				}
+			}
+			to := assign(cost)
+			for i, j := range to {
+				cells[cs[j]] = pieces[i]
+			}
+			if t := penalisedCost(n, a.right, a.down, cells); t < total-1e-6 {
+				total, changed = t, true
+			} else {
+				for i, c := range cs {
+					cells[c] = pieces[i]
+				}
+			}
+		}
+		if !changed {
+			break
+		}
+	}
 }

@@ -14,7 +14,8 @@ import (
 
 // TestSurvey prints a PA table of the content solver over every
 // mate-backgrounds photograph (JIGBENCH_SURVEY=rect,shape; grids from
-// JIGBENCH_SURVEY_GRIDS, default 4,8,12,16,32). It checks nothing: it is the
+// JIGBENCH_SURVEY_GRIDS, default 4,8,12,16,32; the sheet's longer side from
+// JIGBENCH_SURVEY_SIZE, default 1024). It checks nothing: it is the
 // measurement behind the README's figures.
 func TestSurvey(t *testing.T) {
 	modes := os.Getenv("JIGBENCH_SURVEY")
@@ -36,6 +37,10 @@ func TestSurvey(t *testing.T) {
 			files = append(files, filepath.Join(photoDir, name))
 		}
 	}
+	opt := puzzle.DefaultOptions()
+	if v, err := strconv.Atoi(os.Getenv("JIGBENCH_SURVEY_SIZE")); err == nil {
+		opt.Size = v
+	}
 	for _, mode := range strings.Split(modes, ",") {
 		for _, f := range files {
 			src := loadPhoto(t, filepath.Base(f))
@@ -47,7 +52,7 @@ func TestSurvey(t *testing.T) {
 					gen = hardInstance(t, filepath.Base(f), variant, n)
 				} else {
 					var err error
-					if gen, err = render.Generate(src, n, 2, puzzle.DefaultOptions()); err != nil {
+					if gen, err = render.Generate(src, n, 2, opt); err != nil {
 						t.Fatal(err)
 					}
 				}
