@@ -2,7 +2,9 @@ package vigor
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
+	"strings"
 	"testing"
 )
 
@@ -115,4 +117,37 @@ func TestJudgeExplanation(t *testing.T) {
 	if recs[0].Explanation != "reasoning_success: the path is right\nvisual_quality: sharp" || recs[1].Explanation != "wrong turn" {
 		t.Errorf("explanations %q, %q", recs[0].Explanation, recs[1].Explanation)
 	}
+}
+
+func TestReportMissing(t *testing.T) {
+	in := lbInput(t)
+	var one []Rating
+	for _, r := range in.Humans {
+		if r.Annotator == "H1" {
+			one = append(one, r)
+		}
+	}
+	in.Humans, in.Judge = one, nil
+	rep, err := Analyze(context.Background(), in, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := rep.Missing()
+	if len(got) != 3 || !strings.HasPrefix(got[0], "Only 1 rater (H1)") ||
+		!strings.Contains(got[1], "without GT") || !strings.Contains(got[2], "with GT") {
+		t.Errorf("missing: %q", got)
+	}
+	if m := analyzed(t, lbInput(t)).Missing(); len(m) != 1 || !strings.Contains(m[0], "without GT") {
+		t.Errorf("two raters, with-GT runs only: %q", m)
+	}
+}
+
+// analyzed analyses in without intervals.
+func analyzed(t *testing.T, in Input) *Report {
+	t.Helper()
+	rep, err := Analyze(context.Background(), in, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
 }
