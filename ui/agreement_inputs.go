@@ -199,7 +199,7 @@ func (a *AgreementPane) gather(ctx context.Context, job analysisJob) (vigor.Inpu
 	if err != nil {
 		return vigor.Input{}, nil, err
 	}
-	src := vigor.Sources{HumanFiles: job.humanFiles, Judge: job.judgeFiles}
+	src := vigor.Sources{HumanFiles: job.humanFiles, Judge: vigor.JudgeFilesOf(job.judgeFiles)}
 	if len(job.storeNames) > 0 {
 		store, err := a.ratings.store(job.demo)
 		if err != nil {
