@@ -125,7 +125,7 @@ func (a *AgreementPane) View() fyne.CanvasObject {
 	a.missing.Hide()
 	a.tablesBox = container.NewVBox()
 	tablesTab := container.NewBorder(container.NewPadded(container.NewVBox(a.summary, a.missing)), nil, nil, nil,
-		container.NewVScroll(container.NewPadded(a.tablesBox)))
+		container.NewScroll(container.NewPadded(a.tablesBox)))
 
 	a.condSel = widget.NewRadioGroup([]string{condTitle(vigor.WithoutGT), condTitle(vigor.WithGT)}, func(string) { a.showPictures() })
 	a.condSel.Horizontal = true
@@ -147,14 +147,15 @@ func (a *AgreementPane) View() fyne.CanvasObject {
 		container.NewTabItem("Disagreements", a.disagreeView()),
 	)
 	var exports []fyne.CanvasObject
-	for _, f := range []struct{ label, ext string }{{"Markdown…", "md"}, {"CSV…", "csv"}, {"JSON…", "json"}, {"PNG…", "png"}} {
-		b := widget.NewButtonWithIcon(f.label, theme.DocumentSaveIcon(), func() { a.exportDialog(f.ext) })
+	// Short labels keep the toolbar narrow enough for a 1024-px window.
+	for _, f := range []struct{ label, ext string }{{"MD", "md"}, {"CSV", "csv"}, {"JSON", "json"}, {"PNG", "png"}} {
+		b := widget.NewButton(f.label, func() { a.exportDialog(f.ext) })
 		b.Disable()
 		a.exportBtns = append(a.exportBtns, b)
 		exports = append(exports, b)
 	}
 	// Compute sits at the top, where it is seen at any window height.
-	top := container.NewBorder(nil, nil, a.compute, container.NewHBox(append([]fyne.CanvasObject{widget.NewLabel("Export")}, exports...)...),
+	top := container.NewBorder(nil, nil, a.compute, container.NewHBox(append([]fyne.CanvasObject{widget.NewLabel("Export report")}, exports...)...),
 		a.progressBox)
 	right := container.NewBorder(top, nil, nil, nil, a.tabs)
 

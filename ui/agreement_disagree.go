@@ -240,7 +240,7 @@ func (a *AgreementPane) Review(i int) {
 	}
 	parts = append(parts, newTextTable(ratings).box, newTextTable(judge).box)
 
-	body := container.NewVScroll(container.NewVBox(parts...))
+	body := container.NewScroll(container.NewVBox(parts...))
 	if a.review != nil {
 		a.review.Hide()
 	}

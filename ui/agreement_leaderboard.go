@@ -28,7 +28,7 @@ func (a *AgreementPane) leaderboardView() fyne.CanvasObject {
 	a.boardNote.Wrapping = fyne.TextWrapWord
 	a.boardBox = container.NewVBox()
 	top := container.NewVBox(container.NewBorder(nil, nil, widget.NewLabel("Judge condition"), nil, a.boardCond), a.boardNote)
-	return container.NewBorder(container.NewPadded(top), nil, nil, nil, container.NewVScroll(container.NewPadded(a.boardBox)))
+	return container.NewBorder(container.NewPadded(top), nil, nil, nil, container.NewScroll(container.NewPadded(a.boardBox)))
 }
 
 // showBoard shows lb (nil: none) and offers the conditions of judge.

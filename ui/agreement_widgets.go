@@ -100,7 +100,11 @@ func newTextTable(t vigor.TextTable) *textTable {
 	}
 	add(header, true)
 	for _, r := range t.Rows {
-		add(r, false)
+		cells := make([]string, len(r))
+		for i, c := range r {
+			cells[i] = fitCell(c)
+		}
+		add(cells, false)
 	}
 	title := widget.NewLabelWithStyle(t.Title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.SizeName = theme.SizeNameSubHeadingText
@@ -242,4 +246,24 @@ func (r *chartRenderer) Destroy()                     {}
 func (r *chartRenderer) Refresh() {
 	r.c.schedule()
 	r.c.img.Refresh()
+}
+
+// fitCell puts a long cell over two lines, so wide tables fit the pane
+// without scrolling sideways: an estimate above its interval, a count
+// above its note in brackets, an interval's two ends one under the other.
+func fitCell(c string) string {
+	if len(c) < 12 {
+		return c
+	}
+	for _, sep := range []string{" [", " ("} {
+		if i := strings.Index(c, sep); i > 0 {
+			return c[:i] + "\n" + fitCell(c[i+1:])
+		}
+	}
+	if strings.HasPrefix(c, "[") {
+		if i := strings.Index(c, ", "); i > 0 {
+			return c[:i+1] + "\n" + c[i+2:]
+		}
+	}
+	return c
 }
