@@ -42,16 +42,7 @@ func Disagreements(in Input) ([]Disagreement, error) {
 	var out []Disagreement
 	conds := OrderConditions(in.Judge)
 	for ci, cond := range conds {
-		// The condition takes Analyze's with-GT slot, as in BuildLeaderboard.
-		sub := in
-		sub.Judge = nil
-		for _, r := range in.Judge {
-			if r.Condition == cond {
-				r.Condition = WithGT
-				sub.Judge = append(sub.Judge, r)
-			}
-		}
-		a, err := prepare(sub, false)
+		a, err := prepareCondition(in, cond)
 		if err != nil {
 			return nil, err
 		}
@@ -85,6 +76,20 @@ func Disagreements(in Input) ([]Disagreement, error) {
 		return cmp.Compare(slices.Index(conds, x.Condition), slices.Index(conds, y.Condition))
 	})
 	return out, nil
+}
+
+// prepareCondition validates in and prepares it for one judge condition,
+// which takes Analyze's with-GT slot (the other conditions are left out).
+func prepareCondition(in Input, cond Condition) (*analysis, error) {
+	sub := in
+	sub.Judge = nil
+	for _, r := range in.Judge {
+		if r.Condition == cond {
+			r.Condition = WithGT
+			sub.Judge = append(sub.Judge, r)
+		}
+	}
+	return prepare(sub, false)
 }
 
 // DisagreementFilter keeps the cells that match every field set ("" and
