@@ -55,7 +55,7 @@ func init() {
 	register(&command{
 		name:    "vigor",
 		summary: "ViGoR meta-evaluation: check splits, move ratings, measure judge agreement",
-		usage:   vigorUsage + "\nFor a campaign:\n\n" + vigorLeaderboardUsage,
+		usage:   vigorUsage + "\nFor a campaign:\n\n" + vigorLeaderboardUsage + vigorDisagreementsUsage,
 		run:     runVigor,
 	})
 }
@@ -84,8 +84,10 @@ func runVigor(e *env, args []string) error {
 		return vigorLeaderboard(e, rest)
 	case "conditions":
 		return vigorConditions(e, rest)
+	case "disagreements":
+		return vigorDisagreements(e, rest)
 	}
-	return usagef("unknown subcommand %q; want check, export, import, agree, irr, demo, leaderboard or conditions", sub)
+	return usagef("unknown subcommand %q; want check, export, import, agree, irr, demo, leaderboard, conditions or disagreements", sub)
 }
 
 func vigorDemo(e *env, args []string) error {
