@@ -206,6 +206,7 @@ func containsAll(s string, parts ...string) bool {
 func TestFitCell(t *testing.T) {
 	for in, want := range map[string]string{
 		"0.070":                          "0.070",
+		"background_consistency":         "background_\nconsistency",
 		"[0.049, 0.098]":                 "[0.049,\n0.098]",
 		"+0.011 [0.003, 0.020]":          "+0.011\n[0.003,\n0.020]",
 		"9 items, 36 cells (excluded 0)": "9 items, 36 cells\n(excluded 0)",

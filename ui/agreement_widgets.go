@@ -93,7 +93,7 @@ func newTextTable(t vigor.TextTable) *textTable {
 	header := make([]string, len(t.Header))
 	for i, h := range t.Header {
 		// "Process MAE" over two lines keeps the columns narrow.
-		if a, b, ok := strings.Cut(h, " "); ok && (a == "Process" || a == "Result") {
+		if a, b, ok := strings.Cut(h, " "); ok && (a == "Process" || a == "Result" || !strings.Contains(b, " ")) {
 			h = a + "\n" + b
 		}
 		header[i] = h
@@ -259,6 +259,9 @@ func fitCell(c string) string {
 		if i := strings.Index(c, sep); i > 0 {
 			return c[:i] + "\n" + fitCell(c[i+1:])
 		}
+	}
+	if a, b, ok := strings.Cut(c, "_"); ok && !strings.Contains(c, " ") {
+		return a + "_\n" + b // a dimension name: background_\nconsistency
 	}
 	if strings.HasPrefix(c, "[") {
 		if i := strings.Index(c, ", "); i > 0 {
