@@ -30,8 +30,7 @@ func (lb *Leaderboard) TextTables() []TextTable {
 // differences, as the app shows it; the strings are WriteText's.
 func (cr *ConditionsReport) TextTable() TextTable {
 	rows, _, diffs := cr.tableRows()
-	t := TextTable{Title: "Table 2 by judge condition",
+	return TextTable{Title: "Table 2 by judge condition",
 		Note:   "Judge runs " + cr.runsLine() + ". Paired differences A − B below the rows, estimate and interval.",
-		Header: cr.header(), Rows: rows}
-	return TextTable{Title: t.Title, Note: t.Note, Header: t.Header, Rows: append(t.Rows, diffs...)}
+		Header: cr.header(), Rows: append(rows, diffs...)}
 }
