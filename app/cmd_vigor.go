@@ -60,7 +60,7 @@ func init() {
 	register(&command{
 		name:    "vigor",
 		summary: "ViGoR meta-evaluation: check splits, move ratings, measure judge agreement",
-		usage:   vigorUsage + "\nFor a campaign:\n\n" + vigorLeaderboardUsage,
+		usage:   vigorUsage + "\nFor a campaign:\n\n" + vigorLeaderboardUsage + vigorDisagreementsUsage,
 		run:     runVigor,
 	})
 }
@@ -89,8 +89,10 @@ func runVigor(e *env, args []string) error {
 		return vigorLeaderboard(e, rest)
 	case "conditions":
 		return vigorConditions(e, rest)
+	case "disagreements":
+		return vigorDisagreements(e, rest)
 	}
-	return usagef("unknown subcommand %q; want check, export, import, agree, irr, demo, leaderboard or conditions", sub)
+	return usagef("unknown subcommand %q; want check, export, import, agree, irr, demo, leaderboard, conditions or disagreements", sub)
 }
 
 func vigorDemo(e *env, args []string) error {
@@ -397,42 +399,10 @@ func vigorAgree(e *env, args []string) error {
 	case *replicates < 0:
 		return usagef("--bootstrap must be 0 or more")
 	}
-	sp, err := vigor.LoadMeta(*split)
+	in, err := vigorGather(e, *split, *db, *useStore, humans,
+		vigor.JudgeFilesOf(map[vigor.Condition][]string{vigor.WithGT: judge, vigor.WithoutGT: judgeWithout}))
 	if err != nil {
 		return err
-	}
-	ctx := context.Background()
-	src := vigor.Sources{HumanFiles: humans, Judge: map[vigor.Condition][]string{vigor.WithGT: judge, vigor.WithoutGT: judgeWithout}}
-	if *useStore {
-		st, err := vigorOpenStore(ctx, *db, true)
-		if err != nil {
-			return err
-		}
-		q, err := vigorSplitQuery(sp)
-		if err != nil {
-			return err
-		}
-		src.Stored, err = st.List(ctx, q)
-		st.Close()
-		if err != nil {
-			return err
-		}
-	}
-	in, probs, err := vigor.Gather(sp, src)
-	if err != nil {
-		return err
-	}
-	if len(in.Judge) == 0 {
-		if len(probs) > 0 {
-			return fmt.Errorf("no judge record could be read (%d problem%s; the first: %s)", len(probs), vigorPlural(len(probs)), probs[0])
-		}
-		return errors.New("the judge files hold no records")
-	}
-	for i, p := range probs {
-		if i == maxListedWarnings { // 100k bad lines must not become 100k lines of output
-			break
-		}
-		fmt.Fprintf(e.stderr, "jigbench: vigor: warning: record left out: %s\n", p)
 	}
 	if others := vigorOtherConditions(in.Judge); len(others) > 0 {
 		fmt.Fprintf(e.stderr, "jigbench: vigor: warning: records of condition %s are not in this with/without-GT report; 'jigbench vigor conditions' compares every condition\n",
@@ -448,7 +418,7 @@ func vigorAgree(e *env, args []string) error {
 			}
 		}
 	}
-	rep, err := vigor.Analyze(ctx, in, opt)
+	rep, err := vigor.Analyze(context.Background(), in, opt)
 	if err != nil {
 		return err
 	}
@@ -461,12 +431,6 @@ func vigorAgree(e *env, args []string) error {
 		if err := fsutil.WriteWith(*mdOut, rep.WriteMarkdown); err != nil {
 			return err
 		}
-	}
-	switch skipped := len(probs); {
-	case skipped > maxListedWarnings:
-		fmt.Fprintf(e.stderr, "jigbench: vigor: warning: %d judge records left out (the first %d listed above)\n", skipped, maxListedWarnings)
-	case skipped > 0:
-		fmt.Fprintf(e.stderr, "jigbench: vigor: warning: %d judge record%s left out (listed above)\n", skipped, vigorPlural(skipped))
 	}
 	return rep.WriteText(e.stdout)
 }

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -88,78 +87,19 @@ func judgeSpec(arg string) (vigor.Condition, string) {
 	return "", arg
 }
 
-// input reads the split, the ratings and the judge runs. Records without a
-// condition count as with_gt; without a run number they take the file's
-// position among the files of its condition (1, 2, 3, …).
+// input reads the split, the ratings and the judge runs: a plain FILE's
+// records name their condition (with_gt where they do not), COND=FILE's are
+// COND's, --judge-without-gt's are without_gt's.
 func (f *vigorCampaignFlags) input(e *env) (vigor.Input, error) {
-	sp, err := vigor.LoadMeta(f.split)
-	if err != nil {
-		return vigor.Input{}, err
-	}
-	in := vigor.Input{Split: sp}
-	if len(f.humans) > 0 {
-		if in.Humans, err = vigor.ReadRatingsFiles(f.humans, sp); err != nil {
-			return in, err
-		}
-	}
-	if f.useStore {
-		ctx := context.Background()
-		st, err := vigorOpenStore(ctx, f.db, true)
-		if err != nil {
-			return in, err
-		}
-		q, err := vigorSplitQuery(sp)
-		if err != nil {
-			return vigor.Input{}, err
-		}
-		stored, err := st.List(ctx, q)
-		st.Close()
-		if err != nil {
-			return in, err
-		}
-		in.Humans = append(in.Humans, stored...)
-	}
-	position := make(map[vigor.Condition]int)
-	skipped := 0
-	read := func(arg string, fixed vigor.Condition) error {
-		cond, path := judgeSpec(arg)
-		if fixed != "" {
-			cond = fixed
-		}
-		opt := vigor.JudgeOptions{Condition: cond, Fixed: cond != ""}
-		if cond == "" {
-			opt.Condition = vigor.WithGT
-		}
-		position[opt.Condition]++
-		opt.Run = position[opt.Condition]
-		recs, probs, err := vigor.ReadJudgeFile(path, sp, opt)
-		if err != nil {
-			return err
-		}
-		for _, p := range probs {
-			fmt.Fprintf(e.stderr, "jigbench: vigor: warning: record left out: %s\n", p)
-		}
-		skipped += len(probs)
-		in.Judge = append(in.Judge, recs...)
-		return nil
-	}
+	var files []vigor.JudgeFile
 	for _, a := range f.judge {
-		if err := read(a, ""); err != nil {
-			return in, err
-		}
+		c, path := judgeSpec(a)
+		files = append(files, vigor.JudgeFile{Path: path, Condition: c})
 	}
 	for _, a := range f.judgeWithout {
-		if err := read(a, vigor.WithoutGT); err != nil {
-			return in, err
-		}
+		files = append(files, vigor.JudgeFile{Path: a, Condition: vigor.WithoutGT})
 	}
-	if skipped > 0 {
-		fmt.Fprintf(e.stderr, "jigbench: vigor: warning: %d judge record%s left out (listed above)\n", skipped, vigorPlural(skipped))
-	}
-	if len(in.Judge) == 0 {
-		return in, errors.New("no judge record could be read; see the warnings above")
-	}
-	return in, nil
+	return vigorGather(e, f.split, f.db, f.useStore, f.humans, files)
 }
 
 // report writes the JSON, Markdown and CSV files asked for, then the text

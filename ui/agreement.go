@@ -35,6 +35,8 @@ type AgreementPane struct {
 	agreementInputs   // agreement_inputs.go
 	agreementTables   // agreement_tables.go
 	agreementPictures // agreement_pictures.go
+	agreementBoard    // agreement_leaderboard.go
+	agreementDisagree // agreement_disagree.go
 
 	// Result.
 	report *vigor.Report
@@ -49,6 +51,7 @@ type AgreementPane struct {
 	progress           *widget.ProgressBar
 	progressBox        *fyne.Container
 	problems           *widget.Label
+	missing            *widget.Label // why figures are undefined
 	tabs               *container.AppTabs
 	exportBtns         []*widget.Button
 
@@ -82,13 +85,12 @@ func (a *AgreementPane) View() fyne.CanvasObject {
 	a.storeBox = container.NewVBox()
 	a.humanBox = container.NewVBox()
 	addHumans := widget.NewButtonWithIcon("Add ratings file…", theme.ContentAddIcon(), a.addHumansDialog)
-	a.judgeBox = map[vigor.Condition]*fyne.Container{}
-	var judgeParts []fyne.CanvasObject
-	for _, c := range vigor.Conditions {
-		a.judgeBox[c] = container.NewVBox()
-		add := widget.NewButtonWithIcon("Add judge run…", theme.ContentAddIcon(), func() { a.addJudgeDialog(c) })
-		judgeParts = append(judgeParts, heading(condTitle(c)), a.judgeBox[c], add)
-	}
+	a.judgeBox = container.NewVBox()
+	a.judgeCond = widget.NewSelectEntry([]string{string(vigor.WithGT), string(vigor.WithoutGT)})
+	a.judgeCond.SetText(string(vigor.WithGT))
+	addJudge := widget.NewButtonWithIcon("Add judge run…", theme.ContentAddIcon(), a.addJudgeDialog)
+	judgeParts := []fyne.CanvasObject{heading("Judge runs"), a.judgeBox,
+		container.NewBorder(nil, nil, widget.NewLabel("Condition"), nil, a.judgeCond), addJudge}
 	a.replicates = widget.NewSelect(replicateChoices, nil)
 	a.replicates.SetSelected(strconv.Itoa(vigor.DefaultReplicates))
 	a.seed = widget.NewEntry()
@@ -112,14 +114,17 @@ func (a *AgreementPane) View() fyne.CanvasObject {
 		heading("Split"), a.splitLabel, openSplit, widget.NewSeparator(),
 		heading("Human ratings"), a.storeBox, a.humanBox, addHumans, widget.NewSeparator())
 	side.Objects = append(side.Objects, judgeParts...)
-	side.Objects = append(side.Objects, widget.NewSeparator(), heading("Options"), opts, a.sample,
-		a.compute, a.progressBox, a.problems)
+	side.Objects = append(side.Objects, widget.NewSeparator(), heading("Options"), opts, a.sample, a.problems)
 	sideScroll := container.NewVScroll(container.NewPadded(side))
 
 	a.summary = widget.NewLabel("")
 	a.summary.Wrapping = fyne.TextWrapWord
+	a.missing = widget.NewLabel("")
+	a.missing.Wrapping = fyne.TextWrapWord
+	a.missing.Importance = widget.WarningImportance
+	a.missing.Hide()
 	a.tablesBox = container.NewVBox()
-	tablesTab := container.NewBorder(container.NewPadded(a.summary), nil, nil, nil,
+	tablesTab := container.NewBorder(container.NewPadded(container.NewVBox(a.summary, a.missing)), nil, nil, nil,
 		container.NewScroll(container.NewPadded(a.tablesBox)))
 
 	a.condSel = widget.NewRadioGroup([]string{condTitle(vigor.WithoutGT), condTitle(vigor.WithGT)}, func(string) { a.showPictures() })
@@ -129,20 +134,29 @@ func (a *AgreementPane) View() fyne.CanvasObject {
 	a.condSel.SetSelected(condTitle(vigor.WithGT))
 	a.trackSel.SetSelected("Result")
 	a.heat, a.confusion, a.scatt = newChartView(a.work), newChartView(a.work), newChartView(a.work)
+	// The pictures scroll rather than shrink: below about 420 px a chart
+	// drops the numbers from its cells (small laptops).
 	pictures := container.NewBorder(container.NewHBox(a.condSel, widget.NewSeparator(), a.trackSel), nil, nil, nil,
-		container.NewGridWithColumns(2, a.heat, container.NewGridWithRows(2, a.confusion, a.scatt)))
+		container.NewVScroll(container.NewVBox(
+			container.New(minHeight{420}, a.heat),
+			container.New(minHeight{360}, container.NewGridWithColumns(2, a.confusion, a.scatt)))))
 	a.tabs = container.NewAppTabs(
 		container.NewTabItem("Tables", tablesTab),
 		container.NewTabItem("Pictures", pictures),
+		container.NewTabItem("Leaderboard", a.leaderboardView()),
+		container.NewTabItem("Disagreements", a.disagreeView()),
 	)
 	var exports []fyne.CanvasObject
-	for _, f := range []struct{ label, ext string }{{"Markdown…", "md"}, {"CSV…", "csv"}, {"JSON…", "json"}, {"PNG…", "png"}} {
-		b := widget.NewButtonWithIcon(f.label, theme.DocumentSaveIcon(), func() { a.exportDialog(f.ext) })
+	// Short labels keep the toolbar narrow enough for a 1024-px window.
+	for _, f := range []struct{ label, ext string }{{"MD", "md"}, {"CSV", "csv"}, {"JSON", "json"}, {"PNG", "png"}} {
+		b := widget.NewButton(f.label, func() { a.exportDialog(f.ext) })
 		b.Disable()
 		a.exportBtns = append(a.exportBtns, b)
 		exports = append(exports, b)
 	}
-	top := container.NewBorder(nil, nil, widget.NewLabel("Export"), nil, container.NewHBox(exports...))
+	// Compute sits at the top, where it is seen at any window height.
+	top := container.NewBorder(nil, nil, a.compute, container.NewHBox(append([]fyne.CanvasObject{widget.NewLabel("Export report")}, exports...)...),
+		a.progressBox)
 	right := container.NewBorder(top, nil, nil, nil, a.tabs)
 
 	split := container.NewHSplit(sideScroll, right)
@@ -154,22 +168,46 @@ func (a *AgreementPane) View() fyne.CanvasObject {
 
 // condWords names a condition inside a sentence.
 func condWords(c vigor.Condition) string {
-	if c == vigor.WithGT {
+	switch c {
+	case vigor.WithGT:
 		return "judge with GT"
+	case vigor.WithoutGT:
+		return "judge without GT"
 	}
-	return "judge without GT"
+	return "judge " + string(c)
 }
 
 func condTitle(c vigor.Condition) string {
-	if c == vigor.WithGT {
-		return "Judge with GT"
+	w := condWords(c)
+	return strings.ToUpper(w[:1]) + w[1:]
+}
+
+// minHeight lays its objects over the whole area and asks for at least h.
+type minHeight struct{ h float32 }
+
+func (m minHeight) Layout(objs []fyne.CanvasObject, s fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(s)
 	}
-	return "Judge without GT"
+}
+
+func (m minHeight) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var s fyne.Size
+	for _, o := range objs {
+		s = s.Max(o.MinSize())
+	}
+	return s.Max(fyne.NewSize(0, m.h))
 }
 
 // tourViews adds the pictures tab to `jigbench screenshot`.
 func (a *AgreementPane) tourViews() []tourView {
-	return []tourView{{Name: "pictures", Show: func() { a.tabs.SelectIndex(1) }}}
+	return []tourView{
+		{Name: "pictures", Show: func() { a.tabs.SelectIndex(1) }},
+		{Name: "leaderboard", Show: func() { a.tabs.SelectIndex(2) }},
+		{Name: "disagreements", Show: func() { a.tabs.SelectIndex(3) }},
+		{Name: "review", Show: func() { a.reviewFirst() }},
+	}
 }
 
 // analysisJob is a snapshot of the inputs, read on a worker goroutine.
@@ -202,8 +240,8 @@ func (a *AgreementPane) Compute() {
 			job.storeNames = append(job.storeNames, n)
 		}
 	}
-	for _, c := range vigor.Conditions {
-		job.judgeFiles[c] = slices.Clone(a.judgeFiles[c])
+	for c, fs := range a.judgeFiles {
+		job.judgeFiles[c] = slices.Clone(fs)
 	}
 	a.Cancel()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -223,13 +261,9 @@ func (a *AgreementPane) Compute() {
 	a.pollProgress(id)
 	a.work.Go(func() func() {
 		in, problems, err := a.gather(ctx, job)
-		var rep *vigor.Report
-		var pd *vigor.PlotData
+		var res agreementResult
 		if err == nil {
-			rep, err = vigor.Analyze(ctx, in, job.opts)
-		}
-		if err == nil {
-			pd, err = vigor.Plots(in, job.opts.SampleVariance)
+			res, err = computeAgreement(ctx, in, job.opts)
 		}
 		return func() {
 			if a.request.Load() != id {
@@ -242,7 +276,7 @@ func (a *AgreementPane) Compute() {
 			case err != nil:
 				a.showError(err)
 			default:
-				a.show(in, job.opts, rep, pd, problems)
+				a.show(in, job.opts, res, problems)
 			}
 		}
 	})
@@ -278,9 +312,70 @@ func (a *AgreementPane) Cancel() {
 	}
 }
 
+// agreementResult is everything one Compute shows.
+type agreementResult struct {
+	report *vigor.Report
+	plots  *vigor.PlotData
+	conds  *vigor.ConditionsReport // nil unless there are conditions beyond the paper's two
+	board  *vigor.Leaderboard      // nil without judge runs
+	dis    []vigor.Disagreement
+}
+
+// computeAgreement runs every analysis of the pane; it runs on a worker.
+func computeAgreement(ctx context.Context, in vigor.Input, opts vigor.Options) (agreementResult, error) {
+	var r agreementResult
+	var err error
+	if r.report, err = vigor.Analyze(ctx, in, opts); err != nil {
+		return r, err
+	}
+	if r.plots, err = vigor.Plots(in, opts.SampleVariance); err != nil {
+		return r, err
+	}
+	if r.dis, err = vigor.Disagreements(in); err != nil {
+		return r, err
+	}
+	conds := vigor.OrderConditions(in.Judge)
+	if len(conds) > 0 {
+		lopt := vigor.LeaderboardOptions{Replicates: opts.Replicates, Seed: opts.Seed}
+		if r.board, err = vigor.BuildLeaderboard(ctx, in, lopt); err != nil {
+			return r, err
+		}
+	}
+	for _, c := range conds {
+		if !slices.Contains(vigor.Conditions[:], c) {
+			if r.conds, err = vigor.AnalyzeConditions(ctx, in, opts, nil); err != nil {
+				return r, err
+			}
+			break
+		}
+	}
+	return r, nil
+}
+
+// clearResult takes the last report off the screen: it belongs to
+// another split or other inputs.
+func (a *AgreementPane) clearResult(why string) {
+	a.report, a.plots, a.input = nil, nil, vigor.Input{}
+	a.summary.SetText(why)
+	a.missing.Hide()
+	a.problems.Hide()
+	a.tables = nil
+	a.tablesBox.Objects = nil
+	a.tablesBox.Refresh()
+	for _, c := range []*chartView{a.heat, a.confusion, a.scatt} {
+		c.SetChart(nil)
+	}
+	for _, b := range a.exportBtns {
+		b.Disable()
+	}
+	a.showBoard(nil, nil)
+	a.showDisagreements(nil)
+}
+
 // show lays out a finished report.
-func (a *AgreementPane) show(in vigor.Input, opts vigor.Options, rep *vigor.Report, pd *vigor.PlotData, problems []string) {
-	a.report, a.plots, a.input, a.opts = rep, pd, in, opts
+func (a *AgreementPane) show(in vigor.Input, opts vigor.Options, res agreementResult, problems []string) {
+	rep := res.report
+	a.report, a.plots, a.input, a.opts = rep, res.plots, in, opts
 	if len(problems) > 0 {
 		const most = 5
 		text := fmt.Sprintf("%d judge record(s) could not be read and were left out:\n", len(problems))
@@ -293,7 +388,15 @@ func (a *AgreementPane) show(in vigor.Input, opts vigor.Options, rep *vigor.Repo
 	} else {
 		a.problems.Hide()
 	}
-	a.showTables(rep)
+	a.showTables(rep, res.conds)
+	if m := rep.Missing(); len(m) > 0 {
+		a.missing.SetText(strings.Join(m, "\n"))
+		a.missing.Show()
+	} else {
+		a.missing.Hide()
+	}
+	a.showBoard(in.Judge, res.board)
+	a.showDisagreements(res.dis)
 	for _, b := range a.exportBtns {
 		b.Enable()
 	}

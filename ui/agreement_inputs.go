@@ -29,7 +29,8 @@ type agreementInputs struct {
 
 	splitLabel         *widget.Label
 	storeBox, humanBox *fyne.Container
-	judgeBox           map[vigor.Condition]*fyne.Container
+	judgeBox           *fyne.Container
+	judgeCond          *widget.SelectEntry // the condition of the next judge run added
 }
 
 // OpenDemo chooses the demo split with its simulated ratings and judge runs
@@ -87,6 +88,7 @@ func (a *AgreementPane) useSplit(dir string, demo bool, then func()) {
 		return a.answer(&a.request, id, err, func() {
 			a.Cancel()
 			a.dir, a.demo, a.sp = dir, demo, sp
+			a.clearResult(fmt.Sprintf("No report yet for %s: choose the ratings and judge runs, then Compute.", sp.Name))
 			a.storeNames, a.storeErr = names, storeErr
 			// A real split's raters in the store count by default; the
 			// demo's report is the simulated study unless a demo rater is ticked.
@@ -144,22 +146,39 @@ func (a *AgreementPane) showSources() {
 		}))
 	}
 	a.humanBox.Refresh()
-	for _, c := range vigor.Conditions {
-		box := a.judgeBox[c]
-		box.Objects = nil
-		for i, f := range a.judgeFiles[c] {
-			box.Add(fileRow(f, func() {
-				a.judgeFiles[c] = slices.Delete(a.judgeFiles[c], i, i+1)
-				a.showSources()
-			}))
-		}
+	box := a.judgeBox
+	box.Objects = nil
+	var last vigor.Condition
+	known := []string{string(vigor.WithGT), string(vigor.WithoutGT)}
+	for _, jf := range vigor.JudgeFilesOf(a.judgeFiles) {
+		c := jf.Condition
 		if len(a.judgeFiles[c]) == 0 {
-			none := widget.NewLabel("none")
-			none.SizeName = theme.SizeNameCaptionText
-			box.Add(none)
+			continue
 		}
-		box.Refresh()
+		if c != last {
+			l := widget.NewLabelWithStyle(condTitle(c), fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
+			box.Add(l)
+			last = c
+			if !slices.Contains(known, string(c)) {
+				known = append(known, string(c))
+			}
+		}
+		i := slices.Index(a.judgeFiles[c], jf.Path)
+		box.Add(fileRow(jf.Path, func() {
+			a.judgeFiles[c] = slices.Delete(a.judgeFiles[c], i, i+1)
+			if len(a.judgeFiles[c]) == 0 {
+				delete(a.judgeFiles, c)
+			}
+			a.showSources()
+		}))
 	}
+	if len(box.Objects) == 0 {
+		none := widget.NewLabel("none")
+		none.SizeName = theme.SizeNameCaptionText
+		box.Add(none)
+	}
+	box.Refresh()
+	a.judgeCond.SetOptions(known)
 	a.work.relayout(a.view)
 }
 
@@ -167,7 +186,12 @@ func (a *AgreementPane) addHumansDialog() {
 	a.openFile("Add a ratings export", Filter{Name: "Ratings", Extensions: []string{"csv", "jsonl", "ndjson"}}, func(path string) { a.AddHumans(path) })
 }
 
-func (a *AgreementPane) addJudgeDialog(c vigor.Condition) {
+func (a *AgreementPane) addJudgeDialog() {
+	c, ok := vigor.ParseCondition(a.judgeCond.Text)
+	if !ok {
+		a.showError(fmt.Errorf("condition %q: use letters, digits and underscores, such as with_gt or text_gt_only", a.judgeCond.Text))
+		return
+	}
 	a.openFile("Add a judge run ("+condWords(c)+")", Filter{Name: "Judge runs", Extensions: []string{"json", "jsonl"}},
 		func(path string) { a.AddJudge(c, path) })
 }
@@ -199,15 +223,22 @@ func (a *AgreementPane) gather(ctx context.Context, job analysisJob) (vigor.Inpu
 	if err != nil {
 		return vigor.Input{}, nil, err
 	}
-	src := vigor.Sources{HumanFiles: job.humanFiles, Judge: job.judgeFiles}
+	src := vigor.Sources{HumanFiles: job.humanFiles, Judge: vigor.JudgeFilesOf(job.judgeFiles)}
 	if len(job.storeNames) > 0 {
 		store, err := a.ratings.store(job.demo)
 		if err != nil {
 			return vigor.Input{}, nil, err
 		}
+		// The store keeps a split's ratings under its identity, its name
+		// and the digest of its items (docs/formats.md): ratings of another
+		// split of the same name are not this one's.
+		digest, err := sp.Digest()
+		if err != nil {
+			return vigor.Input{}, nil, err
+		}
 		for _, n := range job.storeNames {
 			sctx, cancel := context.WithTimeout(ctx, storeTimeout)
-			rs, err := store.List(sctx, vigor.Query{Split: sp.Name, Annotator: n})
+			rs, err := store.List(sctx, vigor.Query{Split: sp.Name, Digest: digest, Annotator: n})
 			cancel()
 			if err != nil {
 				return vigor.Input{}, nil, err

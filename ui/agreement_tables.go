@@ -2,7 +2,7 @@ package ui
 
 import (
 	"fmt"
-	"strconv"
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -17,28 +17,27 @@ type agreementTables struct {
 	tables    []*textTable
 }
 
-// showTables shows the report's summary line and tables.
-func (a *AgreementPane) showTables(rep *vigor.Report) {
+// showTables shows the report's summary line and tables; conds, when
+// there are conditions beyond the paper's two, adds Table 2 by condition.
+func (a *AgreementPane) showTables(rep *vigor.Report, conds *vigor.ConditionsReport) {
 	a.summary.SetText(fmt.Sprintf("Split %s: %d process and %d result items; %d annotators (%s); judge runs without GT: %s, with GT: %s.",
 		rep.Split, rep.Items.Process, rep.Items.Result, len(rep.Annotators), strings.Join(rep.Annotators, ", "),
-		runWords(rep.Runs.WithoutGT), runWords(rep.Runs.WithGT)))
-	a.tables = nil
-	a.tablesBox.Objects = nil
-	for _, t := range rep.TextTables() {
-		tt := newTextTable(t)
-		a.tables = append(a.tables, tt)
-		a.tablesBox.Add(tt.box)
+		vigor.RunList(rep.Runs.WithoutGT), vigor.RunList(rep.Runs.WithGT)))
+	tables := rep.TextTables()
+	if conds != nil {
+		tables = slices.Insert(tables, 1, conds.TextTable())
 	}
-	a.tablesBox.Refresh()
+	a.setTables(a.tablesBox, &a.tables, tables)
 }
 
-func runWords(runs []int) string {
-	if len(runs) == 0 {
-		return "none"
+// setTables replaces box's tables with ts.
+func (a *AgreementPane) setTables(box *fyne.Container, shown *[]*textTable, ts []vigor.TextTable) {
+	*shown = nil
+	box.Objects = nil
+	for _, t := range ts {
+		tt := newTextTable(t)
+		*shown = append(*shown, tt)
+		box.Add(tt.box)
 	}
-	s := make([]string, len(runs))
-	for i, r := range runs {
-		s[i] = strconv.Itoa(r)
-	}
-	return strings.Join(s, ", ")
+	box.Refresh()
 }

@@ -164,7 +164,7 @@ func TestAgreementShowsWhatCoreComputes(t *testing.T) {
 		t.Errorf("bias shown wrong")
 	}
 	ci := byTitle["95% bootstrap intervals"]
-	if ci == nil || ci.cells[3][4].Text != want.CI.Table2.JudgeWithGT.Result.MAE.Format(3) {
+	if ci == nil || ci.cells[3][4].Text != fitCell(want.CI.Table2.JudgeWithGT.Result.MAE.Format(3)) {
 		t.Errorf("intervals shown wrong")
 	}
 	if !strings.Contains(a.summary.Text, "3 annotators") {

@@ -93,14 +93,18 @@ func newTextTable(t vigor.TextTable) *textTable {
 	header := make([]string, len(t.Header))
 	for i, h := range t.Header {
 		// "Process MAE" over two lines keeps the columns narrow.
-		if a, b, ok := strings.Cut(h, " "); ok && (a == "Process" || a == "Result") {
+		if a, b, ok := strings.Cut(h, " "); ok && (a == "Process" || a == "Result" || !strings.Contains(b, " ")) {
 			h = a + "\n" + b
 		}
 		header[i] = h
 	}
 	add(header, true)
 	for _, r := range t.Rows {
-		add(r, false)
+		cells := make([]string, len(r))
+		for i, c := range r {
+			cells[i] = fitCell(c)
+		}
+		add(cells, false)
 	}
 	title := widget.NewLabelWithStyle(t.Title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.SizeName = theme.SizeNameSubHeadingText
@@ -242,4 +246,27 @@ func (r *chartRenderer) Destroy()                     {}
 func (r *chartRenderer) Refresh() {
 	r.c.schedule()
 	r.c.img.Refresh()
+}
+
+// fitCell puts a long cell over two lines, so wide tables fit the pane
+// without scrolling sideways: an estimate above its interval, a count
+// above its note in brackets, an interval's two ends one under the other.
+func fitCell(c string) string {
+	if len(c) < 12 {
+		return c
+	}
+	for _, sep := range []string{" [", " ("} {
+		if i := strings.Index(c, sep); i > 0 {
+			return c[:i] + "\n" + fitCell(c[i+1:])
+		}
+	}
+	if a, b, ok := strings.Cut(c, "_"); ok && !strings.Contains(c, " ") {
+		return a + "_\n" + b // a dimension name: background_\nconsistency
+	}
+	if strings.HasPrefix(c, "[") {
+		if i := strings.Index(c, ", "); i > 0 {
+			return c[:i+1] + "\n" + c[i+2:]
+		}
+	}
+	return c
 }

@@ -240,7 +240,7 @@ func (cr *ConditionsReport) tableRows() (rows, ciRows, diffRows [][]string) {
 func (cr *ConditionsReport) runsLine() string {
 	parts := make([]string, len(cr.Runs))
 	for i, r := range cr.Runs {
-		parts[i] = string(r.Condition) + ": " + runList(r.Runs)
+		parts[i] = string(r.Condition) + ": " + RunList(r.Runs)
 	}
 	return strings.Join(parts, "; ")
 }

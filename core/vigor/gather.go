@@ -1,5 +1,7 @@
 package vigor
 
+import "slices"
+
 // Sources name what an agreement analysis reads, the same from the command
 // line (vigor agree) and the app's Agreement pane.
 type Sources struct {
@@ -7,11 +9,38 @@ type Sources struct {
 	HumanFiles []string
 	// Stored are ratings already taken from a store, added after the files'.
 	Stored []Rating
-	// Judge lists each condition's judge runs, one file a run, in run order.
-	// A file given as one condition is that condition's: a record in it
-	// naming the other condition is reported and left out (docs/formats.md,
-	// "Judge files").
-	Judge map[Condition][]string
+	// Judge lists the judge-run files, one file a run, in order.
+	Judge []JudgeFile
+}
+
+// JudgeFile is one judge run's file. With a Condition the file is that
+// condition's: a record in it naming another is reported and left out
+// (docs/formats.md, "Judge files"); without, each record names its own,
+// with_gt where it names none. A record without a run number takes the
+// file's position among the files of its condition (1, 2, 3, …).
+type JudgeFile struct {
+	Path      string
+	Condition Condition
+}
+
+// JudgeFilesOf lists files given per condition, the paper's two first,
+// then the others by name, each condition's in its order.
+func JudgeFilesOf(byCond map[Condition][]string) []JudgeFile {
+	var conds []Condition
+	for c := range byCond {
+		if !slices.Contains(Conditions[:], c) {
+			conds = append(conds, c)
+		}
+	}
+	slices.Sort(conds)
+	conds = slices.Concat(Conditions[:], conds)
+	var out []JudgeFile
+	for _, c := range conds {
+		for _, p := range byCond[c] {
+			out = append(out, JudgeFile{Path: p, Condition: c})
+		}
+	}
+	return out
 }
 
 // Gather reads src for split sp into an agreement input. Judge records that
@@ -28,15 +57,20 @@ func Gather(sp *Split, src Sources) (Input, []JudgeProblem, error) {
 	}
 	in.Humans = append(in.Humans, src.Stored...)
 	var problems []JudgeProblem
-	for _, c := range Conditions {
-		for k, f := range src.Judge[c] {
-			recs, probs, err := ReadJudgeFile(f, sp, JudgeOptions{Condition: c, Fixed: true, Run: k + 1})
-			if err != nil {
-				return in, nil, err
-			}
-			in.Judge = append(in.Judge, recs...)
-			problems = append(problems, probs...)
+	position := make(map[Condition]int)
+	for _, f := range src.Judge {
+		opt := JudgeOptions{Condition: f.Condition, Fixed: f.Condition != ""}
+		if !opt.Fixed {
+			opt.Condition = WithGT
 		}
+		position[opt.Condition]++
+		opt.Run = position[opt.Condition]
+		recs, probs, err := ReadJudgeFile(f.Path, sp, opt)
+		if err != nil {
+			return in, nil, err
+		}
+		in.Judge = append(in.Judge, recs...)
+		problems = append(problems, probs...)
 	}
 	return in, problems, nil
 }

@@ -17,7 +17,7 @@ func TestGatherFixesEachFilesCondition(t *testing.T) {
 	if err := os.WriteFile(with, []byte(`{"id": "r1", `+scores+"}\n"+`{"id": "r1", "condition": "without_gt", `+scores+"}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	in, probs, err := Gather(sp, Sources{Judge: map[Condition][]string{WithGT: {with}}, Stored: []Rating{{Annotator: "a", Item: "r1"}}})
+	in, probs, err := Gather(sp, Sources{Judge: []JudgeFile{{Path: with, Condition: WithGT}}, Stored: []Rating{{Annotator: "a", Item: "r1"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,8 +43,11 @@ type JudgeRecord struct {
 	Run       int
 	Condition Condition
 	Scores    Scores // NoScore where the judge gave no score for a dimension
-	Source    string // the file it came from, for messages
-	Line      int    // its line in Source
+	// Explanation is the record's "explanation": a string, or an object of
+	// texts per dimension written "name: text" a line in the file's order.
+	Explanation string
+	Source      string // the file it came from, for messages
+	Line        int    // its line in Source
 }
 
 // JudgeProblem is a record that was left out, with where it was.
@@ -236,6 +239,8 @@ func (jr *judgeReader) record(line int, raw []byte) {
 				return
 			}
 			scores, hasScores = inner, true
+		case "explanation":
+			rec.Explanation = explanationText(m.val)
 		case "response":
 			if json.Unmarshal(m.val, &responseText) != nil {
 				jr.problem(line, rec.Item, "response: want a string")
@@ -350,4 +355,25 @@ func WriteJudge(w io.Writer, sp *Split, records []JudgeRecord) error {
 func writeJSONString(w *bufio.Writer, s string) {
 	b, _ := json.Marshal(s) // a string always marshals
 	w.Write(b)
+}
+
+// explanationText reads an "explanation" member: a string, or an object of
+// strings (one "key: text" line each, in order); anything else is dropped,
+// since the explanation is shown to the analyst, never scored.
+func explanationText(raw []byte) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	ms, err := decodeObject(raw)
+	if err != nil {
+		return ""
+	}
+	var lines []string
+	for _, m := range ms {
+		if json.Unmarshal(m.val, &s) == nil && s != "" {
+			lines = append(lines, m.key+": "+s)
+		}
+	}
+	return strings.Join(lines, "\n")
 }

@@ -109,17 +109,7 @@ func BuildLeaderboard(ctx context.Context, in Input, opt LeaderboardOptions) (*L
 	if !slices.Contains(conds, cond) {
 		return nil, fmt.Errorf("leaderboard: no judge records for condition %q (conditions: %s)", cond, joinConditions(conds))
 	}
-	// prepare validates the input; the chosen condition takes Analyze's
-	// with-GT slot.
-	sub := in
-	sub.Judge = nil
-	for _, r := range in.Judge {
-		if r.Condition == cond {
-			r.Condition = WithGT
-			sub.Judge = append(sub.Judge, r)
-		}
-	}
-	a, err := prepare(sub, false)
+	a, err := prepareCondition(in, cond)
 	if err != nil {
 		return nil, err
 	}

@@ -20,7 +20,7 @@ func (lb *Leaderboard) WriteJSON(w io.Writer) error {
 
 func (lb *Leaderboard) intro() string {
 	s := fmt.Sprintf("ViGoR leaderboard — split %s; judge condition %s, runs %s; scores on a 0–1 scale, judge / humans over the same items",
-		lb.Split, lb.Condition, runList(lb.Runs))
+		lb.Split, lb.Condition, RunList(lb.Runs))
 	if lb.CI.Replicates > 0 {
 		s += fmt.Sprintf("; %.0f%% intervals from %d bootstrap replicates (seed %d; %s)", 100*lb.CI.Level, lb.CI.Replicates, lb.CI.Seed, lb.CI.Method)
 	}

@@ -35,7 +35,8 @@ func pctInterval(iv Interval) string {
 	return "[" + iv.Lo.Percent(1) + ", " + iv.Hi.Percent(1) + "]"
 }
 
-func runList(runs []int) string {
+// RunList writes run numbers as "1,2,3", "none" for none.
+func RunList(runs []int) string {
 	if len(runs) == 0 {
 		return "none"
 	}
@@ -72,7 +73,7 @@ func (rep *Report) WriteText(w io.Writer) error {
 	p := func(format string, a ...any) { fmt.Fprintf(tw, format, a...) }
 
 	p("ViGoR agreement — split %s: %d process items, %d result items; %d annotators; judge runs without GT: %s, with GT: %s\n",
-		rep.Split, rep.Items.Process, rep.Items.Result, len(rep.Annotators), runList(rep.Runs.WithoutGT), runList(rep.Runs.WithGT))
+		rep.Split, rep.Items.Process, rep.Items.Result, len(rep.Annotators), RunList(rep.Runs.WithoutGT), RunList(rep.Runs.WithGT))
 	p("Scores on a 0–1 scale; Var = mean per-item %s.\n\n", rep.varianceNote())
 
 	p("\tProcess\t\t\tResult\n")
@@ -200,7 +201,7 @@ func (rep *Report) WriteMarkdown(w io.Writer) error {
 	p("%d process items, %d result items; annotators: %s; judge runs without GT: %s, with GT: %s. "+
 		"Scores on a 0–1 scale; variance is the mean per-item %s.\n\n",
 		rep.Items.Process, rep.Items.Result, strings.Join(rep.Annotators, ", "),
-		runList(rep.Runs.WithoutGT), runList(rep.Runs.WithGT), rep.varianceNote())
+		RunList(rep.Runs.WithoutGT), RunList(rep.Runs.WithGT), rep.varianceNote())
 
 	p("## Table 2\n\n")
 	row("", "Process MAE", "Process Acc", "Process Var", "Result MAE", "Result Acc", "Result Var")

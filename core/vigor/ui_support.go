@@ -29,7 +29,7 @@ func (rep *Report) TextTables() []TextTable {
 	var ts []TextTable
 	t2 := TextTable{
 		Title:  "Table 2",
-		Note:   "Scores on a 0–1 scale; Var = mean per-item " + rep.varianceNote() + ".",
+		Note:   "Scores on a 0–1 scale; Var = mean per-item " + rep.varianceNote() + ". " + HumanExpertsNote,
 		Header: []string{"", "Process MAE", "Process Acc", "Process Var", "Result MAE", "Result Acc", "Result Var"},
 	}
 	for i, row := range rep.rows() {
