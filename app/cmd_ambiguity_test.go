@@ -140,7 +140,7 @@ func TestGenerateHints(t *testing.T) {
 	if i >= 0 {
 		section, _, _ = strings.Cut(table[i:], "\n\n")
 	}
-	if strings.Count(section, "100.00%") != 5 {
+	if strings.Count(section, "100.0%") != 5 {
 		t.Errorf("no remaining-pieces section, or not all 100 %%:\n%s", table)
 	}
 	for _, bad := range [][]string{{"--reveal", "16"}, {"--hints", "colour"}, {"--clusters", "2"}, {"--reveal", "-1"}} {
