@@ -18,6 +18,7 @@ const AppID = "io.github.jigbench.jigbench"
 func Run(o Options) {
 	a := app.NewWithID(AppID)
 	a.SetIcon(fyne.NewStaticResource("icon.png", resources.Icon))
+	a.Settings().SetTheme(Theme())
 	w := NewMainWindow(a, o)
 	w.Window.ShowAndRun()
 }
