@@ -13,7 +13,7 @@ import (
 type deps struct {
 	window  fyne.Window // parent of dialogs; its canvas holds the keyboard focus
 	prefs   fyne.Preferences
-	status  *StatusLine
+	status  paneStatus // this pane's message in the status line
 	work    Dispatcher
 	files   FileChooser
 	ratings *ratingService
@@ -45,6 +45,12 @@ func (d deps) answer(req *atomic.Uint64, id uint64, err error, then func()) func
 		}
 		then()
 	}
+}
+
+// forPane is d for pane i: its messages are pane i's.
+func (d deps) forPane(i int) deps {
+	d.status = d.status.line.pane(i)
+	return d
 }
 
 // focus gives the keyboard to o.

@@ -98,17 +98,39 @@ func TestGenerateFollowsGridAndSeed(t *testing.T) {
 		t.Fatal("unticking the overlay did not bring the plain solved image back")
 	}
 
-	// A bad grid leaves the last good preview and says what to fix.
-	g.grid.SetText("99")
+	// A bad grid takes the preview away, keeps Save and Compare disabled
+	// and says what to fix beside the form.
+	if g.save.Disabled() {
+		t.Fatal("Save is disabled with a good preview on screen")
+	}
+	for _, bad := range []string{"65", "99", "x"} {
+		g.grid.SetText(bad)
+		m.settle()
+		if g.Current() != nil || g.shape.Image() != nil || g.solved.Image() != nil {
+			t.Fatalf("grid %s: the old preview is still shown", bad)
+		}
+		if !g.save.Disabled() || !g.compare.Disabled() {
+			t.Fatalf("grid %s: Save or Compare is enabled", bad)
+		}
+		if !g.problem.Visible() || !strings.Contains(g.problem.Text, "Grid must be") || !strings.Contains(m.Status.Text(), "Grid must be") {
+			t.Fatalf("grid %s: problem %q, status %q", bad, g.problem.Text, m.Status.Text())
+		}
+	}
+	// Settings the core refuses (64×64 pieces of 16 px at size 1024) are
+	// told inline too, under the real image name, with no dialog.
+	g.grid.SetText("64")
 	m.settle()
-	if g.Current() != after || !strings.Contains(m.Status.Text(), "Grid must be") {
-		t.Fatalf("grid 99: status %q", m.Status.Text())
+	if m.Window.Canvas().Overlays().Top() != nil {
+		t.Fatal("grid 64 at size 1024 opened a dialog")
+	}
+	if g.Current() != nil || !g.save.Disabled() || !strings.HasPrefix(g.problem.Text, demo.Names()[0]) {
+		t.Fatalf("grid 64: current %v, problem %q", g.Current() != nil, g.problem.Text)
 	}
 	// Custom grids beyond the presets work.
 	g.grid.SetText("5")
 	m.settle()
-	if g.Current().Puzzle.N != 5 {
-		t.Fatal("custom grid 5 not generated")
+	if g.Current().Puzzle.N != 5 || g.save.Disabled() || g.problem.Visible() {
+		t.Fatal("custom grid 5 not generated, or Save still disabled")
 	}
 }
 

@@ -89,16 +89,16 @@ func NewMainWindow(a fyne.App, o Options) *MainWindow {
 	if o.Files != nil {
 		m.Files = o.Files(fallback)
 	}
-	d := deps{window: w, prefs: a.Preferences(), status: m.Status, work: m.work, files: m.Files,
+	d := deps{window: w, prefs: a.Preferences(), status: m.Status.pane(-1), work: m.work, files: m.Files,
 		ratings: newRatingService(o.Ratings), recent: m.rememberFile}
-	m.generate = newGeneratePane(d, func(g *render.Generated) {
+	m.generate = newGeneratePane(d.forPane(paneGenerate), func(g *render.Generated) {
 		m.ablation.ShowGenerated(g)
 		m.Show(paneAblation)
 	})
-	m.ablation = newAblationPane(d, m.generate.Current)
-	m.score = newScorePane(d)
-	m.rate = newRatePane(d)
-	m.agreement = newAgreementPane(d)
+	m.ablation = newAblationPane(d.forPane(paneAblation), m.generate.Current)
+	m.score = newScorePane(d.forPane(paneScore))
+	m.rate = newRatePane(d.forPane(paneRate))
+	m.agreement = newAgreementPane(d.forPane(paneAgreement))
 	m.deps = d
 	m.panes = []Pane{
 		m.generate,
@@ -146,6 +146,7 @@ func (m *MainWindow) Show(i int) {
 		m.views[i] = m.panes[i].View()
 	}
 	m.current = i
+	m.Status.show(i)
 	m.stack.Objects = []fyne.CanvasObject{m.views[i]}
 	m.stack.Refresh()
 	m.nav.Select(i)
