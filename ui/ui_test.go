@@ -2,6 +2,8 @@ package ui
 
 import (
 	"errors"
+	"fmt"
+	"image"
 	"os"
 	"path/filepath"
 	"slices"
@@ -256,12 +258,54 @@ func TestAblationOpenZoomStepAndHover(t *testing.T) {
 	if ms := a.solved.Marks(); len(ms) != 1 || ms[0].Rect.Min.X != cell.Col*inst.Piece.Width || ms[0].Rect.Min.Y != cell.Row*inst.Piece.Height {
 		t.Errorf("solved view marks %v, want the true cell %v", ms, cell)
 	}
-	if !strings.Contains(a.pieceInfo.Text, "Piece 6 belongs at row") {
-		t.Errorf("piece info %q", a.pieceInfo.Text)
+	want := fmt.Sprintf("belongs at row %d, column %d (counted from 1)", cell.Row+1, cell.Col+1)
+	if !strings.HasPrefix(a.pieceInfo.Text, "Piece 6, a ") || !strings.Contains(a.pieceInfo.Text, want) {
+		t.Errorf("piece info %q, want %q", a.pieceInfo.Text, want)
 	}
 	a.shape.MouseOut()
 	if a.Highlighted() != -1 || len(a.rect.Marks()) != 0 {
 		t.Error("leaving the sheet kept the highlight")
+	}
+
+	// Pin piece 6, then hover the solved view at another piece's cell: the
+	// hovered piece is marked in the sheets (pointing back to its slot)
+	// beside the pinned one, and described.
+	a.pin(k)
+	other := (k + 1) % len(inst.Pieces)
+	oc := inst.Solution[other]
+	a.hoverSolved(float64(oc.Col*inst.Piece.Width+2), float64(oc.Row*inst.Piece.Height+2), true)
+	ox, oy := inst.Layout.SlotOrigin(other, inst.Grid)
+	ms := a.shape.Marks()
+	if a.Highlighted() != other || len(ms) != 2 || ms[0].Rect.Min != image.Pt(ox, oy) || ms[1].Rect.Min != image.Pt(sx, sy) {
+		t.Fatalf("hovering the solved view while %d is pinned: highlighted %d, marks %v", k, a.Highlighted(), ms)
+	}
+	if !strings.HasPrefix(a.pieceInfo.Text, fmt.Sprintf("Piece %d, ", other)) {
+		t.Errorf("piece info %q", a.pieceInfo.Text)
+	}
+	a.hoverSolved(0, 0, false)
+	if a.Highlighted() != k || len(a.shape.Marks()) != 1 {
+		t.Fatal("leaving the solved view lost the pinned piece")
+	}
+
+	// Corner marks: the 4 corners (one may be the pinned piece, marked as such).
+	a.kinds.SetSelected(markCorner)
+	if n := len(a.rect.Marks()); n != 4 && n != 5 {
+		t.Fatalf("corner marks: %d marks, want the 4 corners and the pinned piece", n)
+	}
+	a.kinds.SetSelected(markInterior)
+	if n := len(a.rect.Marks()); n < (inst.Grid-2)*(inst.Grid-2) {
+		t.Fatalf("interior marks: %d marks for a %d×%d grid", n, inst.Grid, inst.Grid)
+	}
+	a.kinds.SetSelected(markNone)
+
+	// The grid and ID overlay replaces the solved image and back.
+	a.overlay.SetChecked(true)
+	if a.solved.Image() != a.current.grid || a.current.grid == nil {
+		t.Fatal("the grid overlay is not shown")
+	}
+	a.overlay.SetChecked(false)
+	if a.solved.Image() != a.current.solved {
+		t.Fatal("unticking the overlay did not bring the solved image back")
 	}
 }
 
