@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"path/filepath"
 	"sync/atomic"
 
 	"fyne.io/fyne/v2"
@@ -155,7 +154,6 @@ func (a *AblationPane) Open(dir string) {
 			if err != nil {
 				a.status.Set(capitalise(err.Error()) + ".")
 			}
-			a.prefs.SetString(prefLastDir, filepath.Dir(dir))
 			a.recent(dir)
 			a.refs = refs
 			grids := map[int]bool{}

@@ -448,7 +448,6 @@ func (g *GeneratePane) SaveDialog() {
 
 // Save writes gen's instance folder into dir, off the UI goroutine.
 func (g *GeneratePane) Save(gen *render.Generated, dir string) {
-	g.prefs.SetString(prefLastDir, dir)
 	g.status.Set("Saving " + gen.Instance.ID + "…")
 	g.work.Go(func() func() {
 		path, err := gen.WriteDir(dir)

@@ -57,3 +57,24 @@ func TestEscClosesDialogs(t *testing.T) {
 		}
 	}
 }
+
+// TestDialogsStartInTheLastFolder: a folder chosen in one dialog, or the
+// folder of a file chosen, is where the next dialog opens.
+func TestDialogsStartInTheLastFolder(t *testing.T) {
+	dir := t.TempDir()
+	writeInstances(t, dir, 4)
+	m := newTestWindow(t, &fakeChooser{answers: []string{dir}})
+	if got := m.lastFolder(); got == dir {
+		t.Fatal("the last folder is set before any dialog")
+	}
+	m.Show(paneAblation)
+	m.ablation.openDialog("Open")
+	m.settle()
+	if got := m.lastFolder(); got != dir {
+		t.Fatalf("after choosing %s the next dialog opens in %q", dir, got)
+	}
+	rememberFolder(m.App.Preferences(), dir+"/new-file.json") // a file to be written
+	if got := m.lastFolder(); got != dir {
+		t.Fatalf("after a file in %s the next dialog opens in %q", dir, got)
+	}
+}

@@ -162,9 +162,7 @@ func capitalise(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-func (m *MainWindow) lastFolder() string {
-	return m.App.Preferences().String(prefLastDir)
-}
+func (m *MainWindow) lastFolder() string { return lastFolder(m.App.Preferences()) }
 
 // rememberFile puts path at the top of File ▸ Recent.
 func (m *MainWindow) rememberFile(path string) {
@@ -175,9 +173,7 @@ func (m *MainWindow) rememberFile(path string) {
 		recent = recent[:maxRecent]
 	}
 	prefs.SetStringList(prefRecent, recent)
-	if fi, err := os.Stat(path); err == nil && !fi.IsDir() {
-		prefs.SetString(prefLastDir, filepath.Dir(path))
-	}
+	rememberFolder(prefs, path)
 	m.buildMenu()
 }
 
