@@ -34,12 +34,13 @@ type DatasetForm struct {
 	seed       *widget.Entry
 	evalFrac   *widget.Entry
 	workers    *widget.Entry
-	progress   *widget.ProgressBar
+	progress   *meter
 	line       *widget.Label
 	start      *widget.Button
 	cancel     *widget.Button
 	cancelFunc context.CancelFunc
 	dialog     dialog.Dialog
+	export     *modelExport // "Export for models…", built on first use
 
 	// Result is the last finished run (tests).
 	Result *dataset.Result
@@ -70,7 +71,7 @@ func newDatasetForm(g *GeneratePane) *DatasetForm {
 	f.evalFrac.SetText(fmt.Sprint(dataset.DefaultEvalFraction))
 	f.workers = widget.NewEntry()
 	f.workers.SetText(strconv.Itoa(runtime.NumCPU()))
-	f.progress = widget.NewProgressBar()
+	f.progress = newMeter()
 	f.line = widget.NewLabel("Choose the images and an output folder, then Start.")
 	f.line.Wrapping = fyne.TextWrapWord
 	f.start = widget.NewButtonWithIcon("Start", theme.MediaPlayIcon(), f.Start)
@@ -105,10 +106,23 @@ func (f *DatasetForm) Show() {
 		"resumes where it left off when started again with the same settings.")
 	note.Wrapping = fyne.TextWrapWord
 	close := widget.NewButton("Close", func() { f.dialog.Hide() })
-	content := container.NewVBox(form, note, f.progress, f.line, container.NewHBox(f.start, f.cancel, close))
+	export := widget.NewButtonWithIcon("Export for models…", theme.UploadIcon(), f.Export)
+	content := container.NewVBox(form, note, f.progress, f.line, container.NewHBox(f.start, f.cancel, close, export))
 	f.dialog = dialog.NewCustomWithoutButtons("Generate dataset", container.NewPadded(content), f.window)
 	f.dialog.Resize(fyne.NewSize(560, 0))
 	f.dialog.Show()
+}
+
+// Export opens "Export for models…" on the dataset last written (or the
+// output folder chosen).
+func (f *DatasetForm) Export() {
+	if f.export == nil {
+		f.export = newModelExport(f.deps)
+	}
+	if f.outDir != "" && f.export.truthDir == "" {
+		f.export.setTruth(f.outDir)
+	}
+	f.export.Show()
 }
 
 // SetImages chooses the source folder.

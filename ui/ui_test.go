@@ -406,6 +406,10 @@ func TestGenerateDatasetForm(t *testing.T) {
 	f.Show()
 	out := t.TempDir()
 
+	// An empty bar is drawn empty: no bar, the track in the input colour.
+	if r := test.WidgetRenderer(f.progress).(*meterRenderer); r.bar.Size().Width != 0 || r.label.Text != "0 %" {
+		t.Fatalf("at 0 the bar is %v wide, label %q", r.bar.Size().Width, r.label.Text)
+	}
 	f.chooseDemo(2)
 	f.grids.SetText("4, eight")
 	f.Start()
@@ -426,8 +430,23 @@ func TestGenerateDatasetForm(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "manifest.jsonl")); err != nil {
 		t.Fatal(err)
 	}
-	if f.progress.Value != 1 || !strings.HasPrefix(f.line.Text, "Done: 4 instances") {
-		t.Fatalf("progress %v, line %q", f.progress.Value, f.line.Text)
+	if f.progress.Value() != 1 || !strings.HasPrefix(f.line.Text, "Done: 4 instances") {
+		t.Fatalf("progress %v, line %q", f.progress.Value(), f.line.Text)
+	}
+	// Export for models: the requests file and the Hugging Face dataset.
+	f.Export()
+	e := f.export
+	e.Start()
+	m.settle()
+	if !strings.HasPrefix(e.line.Text, "Exported 8 requests") || e.progress.Value() != 1 {
+		t.Fatalf("export: %q, progress %v", e.line.Text, e.progress.Value())
+	}
+	reqs, err := os.ReadFile(filepath.Join(out, "export", exportRequestsFile))
+	if err != nil || strings.Count(string(reqs), "\n") != 8 {
+		t.Fatalf("requests file: %d lines, %v", strings.Count(string(reqs), "\n"), err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "export", exportHFDir, "README.md")); err != nil {
+		t.Fatal(err)
 	}
 	// Opening the result in Ablation shows its instances.
 	m.OpenPath(out)
