@@ -86,6 +86,9 @@ func (e *modelExport) setTruth(dir string) {
 func (e *modelExport) setOut(dir string) {
 	e.outDir = dir
 	e.out.SetText(dir)
+	if e.truthDir != "" {
+		e.line.SetText("Export writes what is ticked into the output folder.")
+	}
 }
 
 // Show opens the export form.

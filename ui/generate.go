@@ -50,6 +50,7 @@ type GeneratePane struct {
 	source   *widget.Select
 	fileNote *widget.Label
 	problem  *widget.Label // what is wrong with the settings, shown under the form
+	side     *fyne.Container
 	save     *widget.Button
 	compare  *widget.Button
 	grid     *widget.SelectEntry
@@ -170,7 +171,7 @@ func (g *GeneratePane) View() fyne.CanvasObject {
 	batch := widget.NewButtonWithIcon("Generate dataset…", theme.StorageIcon(), func() { g.Dataset().Show() })
 	hint := widget.NewLabel("Wheel: zoom · drag: pan · 0: fit · 1: 1:1")
 	hint.Importance = widget.LowImportance
-	side := container.NewVBox(form, g.problem, g.fileNote, widget.NewSeparator(), g.save, g.compare, batch, hint)
+	g.side = container.NewVBox(form, g.problem, g.fileNote, widget.NewSeparator(), g.save, g.compare, batch, hint)
 
 	g.sheets = NewZoomState()
 	g.shape, g.rect = NewZoomView(g.sheets), NewZoomView(g.sheets)
@@ -198,7 +199,7 @@ func (g *GeneratePane) View() fyne.CanvasObject {
 	g.ready = true
 	g.refresh()
 
-	return container.NewBorder(nil, nil, container.NewPadded(side), nil,
+	return container.NewBorder(nil, nil, container.NewPadded(g.side), nil,
 		container.NewBorder(toolbar, nil, nil, nil, g.tabs))
 }
 
@@ -343,6 +344,7 @@ func (g *GeneratePane) invalid(msg string) {
 	}
 	g.problem.SetText(msg)
 	g.problem.Show()
+	g.work.relayout(g.side)
 	g.save.Disable()
 	g.compare.Disable()
 	g.status.Set(msg)
@@ -362,7 +364,10 @@ func (g *GeneratePane) setShown(p *preview) {
 func (g *GeneratePane) show(p *preview) {
 	g.current = p
 	p.rendered = g.request.Load()
-	g.problem.Hide()
+	if g.problem.Visible() {
+		g.problem.Hide()
+		g.work.relayout(g.side)
+	}
 	g.setShown(p)
 	g.shape.SetImage(p.Shape)
 	g.rect.SetImage(p.Rect)
@@ -460,4 +465,24 @@ func (g *GeneratePane) Save(gen *render.Generated, dir string) {
 			g.status.Set("Saved " + path)
 		}
 	})
+}
+
+// tourViews adds, to `jigbench screenshot`, an invalid grid (the preview
+// taken away, the reason beside the form), the dataset form and its
+// "Export for models…" form.
+func (g *GeneratePane) tourViews() []tourView {
+	grid := g.grid.Text
+	return []tourView{
+		{Name: "invalid", Show: func() { g.grid.SetText("65") }},
+		{Name: "dataset", Show: func() {
+			g.grid.SetText(grid)
+			g.Dataset().Show()
+		}},
+		{Name: "export", Show: func() {
+			f := g.Dataset()
+			f.dialog.Hide()
+			f.SetOut("/data/jigshape-v1")
+			f.Export()
+		}},
+	}
 }
