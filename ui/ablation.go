@@ -119,7 +119,7 @@ func (a *AblationPane) View() fyne.CanvasObject {
 	a.overlay = widget.NewCheck("Grid and piece IDs", func(bool) { a.showSolvedImage() })
 	a.kinds = widget.NewSelect([]string{markNone, markCorner, markBorder, markInterior}, func(string) { a.highlight() })
 	a.kinds.SetSelected(markNone)
-	side := container.New(&fixedWidthLayout{width: 300}, container.NewBorder(
+	side := container.New(&fixedWidthLayout{width: 280}, container.NewBorder(
 		container.NewVBox(caption("Solved, with edges"), a.overlay, a.kinds),
 		a.pieceInfo, nil, nil, a.solved))
 
@@ -440,12 +440,8 @@ func (a *AblationPane) describe(id int) string {
 	if id == a.pinned {
 		which = " (selected)"
 	}
-	article := "a"
-	if kind == score.Interior {
-		article = "an"
-	}
-	return fmt.Sprintf("Piece %d%s, %s %s piece, belongs at row %d, column %d (counted from 1).\nSides: top %s, right %s, bottom %s, left %s.",
-		id, which, article, kind, cell.Row+1, cell.Col+1, s.Top, s.Right, s.Bottom, s.Left)
+	return fmt.Sprintf("Piece %d%s, %s, belongs at row %d, column %d (counted from 1). Sides: top %s, right %s, bottom %s, left %s.",
+		id, which, kind, cell.Row+1, cell.Col+1, s.Top, s.Right, s.Bottom, s.Left)
 }
 
 // pin selects piece id as if clicked.

@@ -259,7 +259,7 @@ func TestAblationOpenZoomStepAndHover(t *testing.T) {
 		t.Errorf("solved view marks %v, want the true cell %v", ms, cell)
 	}
 	want := fmt.Sprintf("belongs at row %d, column %d (counted from 1)", cell.Row+1, cell.Col+1)
-	if !strings.HasPrefix(a.pieceInfo.Text, "Piece 6, a") || !strings.Contains(a.pieceInfo.Text, want) {
+	if !strings.HasPrefix(a.pieceInfo.Text, "Piece 6, ") || !strings.Contains(a.pieceInfo.Text, want) {
 		t.Errorf("piece info %q, want %q", a.pieceInfo.Text, want)
 	}
 	a.shape.MouseOut()
