@@ -60,17 +60,8 @@ func newModelExport(d deps) *modelExport {
 	e.model.SetPlaceHolder("model name in each request (optional)")
 	e.hf = widget.NewCheck("Hugging Face dataset (parquet, "+exportHFDir+"/)", nil)
 	e.hf.SetChecked(true)
-	e.progress = newMeter()
-	e.line = widget.NewLabel("Choose a dataset folder and an output folder, then Export.")
-	e.line.Wrapping = fyne.TextWrapWord
-	e.start = widget.NewButtonWithIcon("Export", theme.UploadIcon(), e.Start)
-	e.start.Importance = widget.HighImportance
-	e.cancel = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() {
-		if e.stop != nil {
-			e.stop()
-		}
-	})
-	e.cancel.Disable()
+	e.progress, e.line, e.start, e.cancel = newRunControls("Choose a dataset folder and an output folder, then Export.",
+		widget.NewButtonWithIcon("Export", theme.UploadIcon(), e.Start), &e.stop)
 	return e
 }
 

@@ -71,18 +71,24 @@ func newDatasetForm(g *GeneratePane) *DatasetForm {
 	f.evalFrac.SetText(fmt.Sprint(dataset.DefaultEvalFraction))
 	f.workers = widget.NewEntry()
 	f.workers.SetText(strconv.Itoa(runtime.NumCPU()))
-	f.progress = newMeter()
-	f.line = widget.NewLabel("Choose the images and an output folder, then Start.")
-	f.line.Wrapping = fyne.TextWrapWord
-	f.start = widget.NewButtonWithIcon("Start", theme.MediaPlayIcon(), f.Start)
-	f.start.Importance = widget.HighImportance
-	f.cancel = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() {
-		if f.cancelFunc != nil {
-			f.cancelFunc()
+	f.progress, f.line, f.start, f.cancel = newRunControls("Choose the images and an output folder, then Start.",
+		widget.NewButtonWithIcon("Start", theme.MediaPlayIcon(), f.Start), &f.cancelFunc)
+	return f
+}
+
+// newRunControls are a long job's progress meter, result line (showing
+// hint first), start button and Cancel, which calls *stop when set.
+func newRunControls(hint string, start *widget.Button, stop *context.CancelFunc) (*meter, *widget.Label, *widget.Button, *widget.Button) {
+	line := widget.NewLabel(hint)
+	line.Wrapping = fyne.TextWrapWord
+	start.Importance = widget.HighImportance
+	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() {
+		if *stop != nil {
+			(*stop)()
 		}
 	})
-	f.cancel.Disable()
-	return f
+	cancel.Disable()
+	return newMeter(), line, start, cancel
 }
 
 // Show opens the form in a dialog.
