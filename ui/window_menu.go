@@ -82,7 +82,7 @@ func (m *MainWindow) showAbout() {
 // showInfo shows a dialog with a Close button that Esc closes too (size
 // zero: its natural size).
 func showInfo(w fyne.Window, title string, content fyne.CanvasObject, size fyne.Size) dialog.Dialog {
-	esc := &escapeCloser{}
+	esc := &escapeCloser{canvas: w.Canvas()}
 	d := dialog.NewCustom(title, "Close", container.NewStack(esc, content), w)
 	esc.close = d.Hide
 	if !size.IsZero() {
@@ -93,12 +93,14 @@ func showInfo(w fyne.Window, title string, content fyne.CanvasObject, size fyne.
 	return d
 }
 
-// escapeCloser takes the keyboard in a dialog so that Esc closes it: the
-// window's own key handler does not see keys while a dialog is up. It draws
-// nothing; Tab still moves on to the dialog's buttons.
+// escapeCloser takes the keyboard in a dialog so that Esc closes it; other
+// keys go on to the window's handlers as if it were not there (Enter still
+// retries a failed save in Rate). It draws nothing; Tab still moves on to
+// the dialog's buttons.
 type escapeCloser struct {
 	widget.BaseWidget
-	close func()
+	canvas fyne.Canvas
+	close  func()
 }
 
 func (e *escapeCloser) CreateRenderer() fyne.WidgetRenderer {
@@ -112,12 +114,20 @@ func (e *escapeCloser) FocusGained() {}
 // FocusLost implements fyne.Focusable.
 func (e *escapeCloser) FocusLost() {}
 
-// TypedRune implements fyne.Focusable.
-func (e *escapeCloser) TypedRune(rune) {}
+// TypedRune hands the rune to the window.
+func (e *escapeCloser) TypedRune(r rune) {
+	if h := e.canvas.OnTypedRune(); h != nil {
+		h(r)
+	}
+}
 
-// TypedKey closes the dialog on Esc.
+// TypedKey closes the dialog on Esc and hands other keys to the window.
 func (e *escapeCloser) TypedKey(k *fyne.KeyEvent) {
 	if k.Name == fyne.KeyEscape && e.close != nil {
 		e.close()
+		return
+	}
+	if h := e.canvas.OnTypedKey(); h != nil {
+		h(k)
 	}
 }
