@@ -51,7 +51,7 @@ func init() {
                          [--reveal K] [--hints similarity [--clusters k]]
     writes DIR/<id>/ (instance.json, shape.png, rect.png, solved.png,
     prompt-shape.txt, prompt-rect.txt) and prints that folder's path;
-    <id> is <image name>-g<N>-s<seed>.
+    <id> is <image name>-g<N>-s<seed>, with -classic appended for classic tabs.
     Hint studies (docs/ambiguity-and-hints.md): --reveal K states the true
     cells of K pieces (drawn from the seed) in the prompts; --hints
     similarity lists groups of pieces alike in colour (k-means of L*a*b*

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"path/filepath"
 	"sync/atomic"
 
 	"fyne.io/fyne/v2"
@@ -14,13 +13,26 @@ import (
 
 	"github.com/jigbench/jigbench/core/puzzle"
 	"github.com/jigbench/jigbench/core/render"
+	"github.com/jigbench/jigbench/core/score"
 )
 
-// Highlight colours: hover and pinned selection.
+// Highlight colours: hover, pinned selection, and the pieces of the
+// marked type (corner, border or interior).
 var (
 	hoverColour  = color.NRGBA{R: 255, G: 196, B: 0, A: 255}
 	pinnedColour = color.NRGBA{R: 0, G: 200, B: 255, A: 255}
+	kindColour   = color.NRGBA{R: 230, G: 60, B: 200, A: 255}
 )
+
+// Choices of the piece-type marks.
+const (
+	markNone     = "No piece marks"
+	markCorner   = "Mark corners"
+	markBorder   = "Mark border pieces"
+	markInterior = "Mark interior pieces"
+)
+
+var markKinds = map[string]score.PieceType{markCorner: score.Corner, markBorder: score.Border, markInterior: score.Interior}
 
 // AblationPane shows one instance's shape and rectangular sheets side by
 // side with one zoom and pan, and where each piece truly belongs.
@@ -37,6 +49,9 @@ type AblationPane struct {
 	pieceInfo   *widget.Label
 	gridFilter  *widget.Select
 	prev, next  *widget.Button
+	sheets      *fyne.Container
+	overlay     *widget.Check  // grid and IDs over the solved image
+	kinds       *widget.Select // which piece type to mark
 
 	refs     []puzzle.InstanceRef // the open folder's instances
 	filtered []int                // indices into refs shown by the filter
@@ -52,6 +67,7 @@ type AblationPane struct {
 type loadedInstance struct {
 	*render.Preview
 	solved *render.Pyramid // with the edge overlay when the geometry is known
+	grid   *render.Pyramid // solved, with the grid and each cell's piece ID
 	note   string          // why the edge overlay is missing, if it is
 }
 
@@ -94,15 +110,18 @@ func (a *AblationPane) View() fyne.CanvasObject {
 	caption := func(s string) fyne.CanvasObject {
 		return widget.NewLabelWithStyle(s, fyne.TextAlignCenter, fyne.TextStyle{Bold: true})
 	}
-	sheets := container.NewHSplit(
+	a.sheets = container.New(&sheetPairLayout{aspect: a.sheetAspect},
 		container.NewBorder(caption("Shape sheet"), nil, nil, nil, a.shape),
 		container.NewBorder(caption("Rectangular sheet"), nil, nil, nil, a.rect),
 	)
 	a.pieceInfo = widget.NewLabel("")
 	a.pieceInfo.Wrapping = fyne.TextWrapWord
-	solvedBox := container.NewGridWrap(fyne.NewSize(264, 176), a.solved)
-	info := container.NewGridWrap(fyne.NewSize(264, 120), a.pieceInfo)
-	side := container.NewVBox(caption("Solved, with edges"), solvedBox, info)
+	a.overlay = widget.NewCheck("Grid and piece IDs", func(bool) { a.showSolvedImage() })
+	a.kinds = widget.NewSelect([]string{markNone, markCorner, markBorder, markInterior}, func(string) { a.highlight() })
+	a.kinds.SetSelected(markNone)
+	side := container.New(&fixedWidthLayout{width: 280}, container.NewBorder(
+		container.NewVBox(caption("Solved, with edges"), a.overlay, a.kinds),
+		a.pieceInfo, nil, nil, a.solved))
 
 	a.gridFilter.SetSelected("All grids")
 	a.updateNav()
@@ -111,7 +130,7 @@ func (a *AblationPane) View() fyne.CanvasObject {
 			a.ShowGenerated(g)
 		}
 	}
-	return container.NewBorder(top, nil, nil, container.NewPadded(side), sheets)
+	return container.NewBorder(top, nil, nil, container.NewPadded(side), a.sheets)
 }
 
 func (a *AblationPane) openDialog(title string) {
@@ -135,7 +154,6 @@ func (a *AblationPane) Open(dir string) {
 			if err != nil {
 				a.status.Set(capitalise(err.Error()) + ".")
 			}
-			a.prefs.SetString(prefLastDir, filepath.Dir(dir))
 			a.recent(dir)
 			a.refs = refs
 			grids := map[int]bool{}
@@ -239,6 +257,8 @@ func prepareInstance(gen *render.Generated) *loadedInstance {
 	if li.solved == nil {
 		li.solved = li.Solved
 	}
+	inst := gen.Instance
+	li.grid = render.NewPyramid(render.GridOverlay(li.solved.Image(), inst.Grid, inst.Piece.Width, inst.Piece.Height, inst.Solution))
 	return li
 }
 
@@ -262,7 +282,8 @@ func (a *AblationPane) show(li *loadedInstance) {
 	a.hovered, a.pinned = -1, -1
 	a.shape.SetImage(li.Shape)
 	a.rect.SetImage(li.Rect)
-	a.solved.SetImage(li.solved)
+	a.showSolvedImage()
+	a.sheets.Refresh() // side by side or stacked, by the sheets' shape
 	a.zoom.Fit()
 	a.solved.state.Fit()
 	inst := li.Gen.Instance
@@ -277,6 +298,30 @@ func (a *AblationPane) show(li *loadedInstance) {
 		status += " No edge overlay: " + li.note
 	}
 	a.status.Set(status)
+}
+
+// showSolvedImage shows the solved image, with the grid and IDs if asked.
+func (a *AblationPane) showSolvedImage() {
+	if a.current == nil {
+		return
+	}
+	if a.overlay.Checked {
+		a.solved.SetImage(a.current.grid)
+	} else {
+		a.solved.SetImage(a.current.solved)
+	}
+}
+
+// sheetAspect is the sheets' width over their height (1 before any).
+func (a *AblationPane) sheetAspect() float32 {
+	if a.current == nil {
+		return 1
+	}
+	sz := a.current.Shape.Size()
+	if sz.Y == 0 {
+		return 1
+	}
+	return float32(sz.X) / float32(sz.Y)
 }
 
 // Current is the instance on screen, or nil.
@@ -337,39 +382,66 @@ func (a *AblationPane) tapSolved(x, y float64) {
 	a.highlight()
 }
 
-// Highlighted is the piece ID highlighted (pinned first, then hovered), or -1.
+// Highlighted is the piece ID the pane describes: the one under the
+// pointer, else the pinned one, else -1.
 func (a *AblationPane) Highlighted() int {
-	if a.pinned >= 0 {
-		return a.pinned
+	if a.hovered >= 0 {
+		return a.hovered
 	}
-	return a.hovered
+	return a.pinned
 }
 
-// highlight marks the chosen piece's slot in both sheets and its true cell.
+// highlight marks the pinned and the hovered piece (each in its colour) in
+// both sheets and at its true cell, and every piece of the marked type.
 func (a *AblationPane) highlight() {
-	id := a.Highlighted()
+	var sheet, solved []Mark
+	if a.current != nil {
+		inst := a.current.Gen.Instance
+		pw, ph := inst.Piece.Width, inst.Piece.Height
+		add := func(id int, c color.Color, fill bool) {
+			if id < 0 || id >= len(inst.Pieces) {
+				return
+			}
+			x, y := inst.Layout.SlotOrigin(id, inst.Grid)
+			sheet = append(sheet, Mark{Rect: image.Rect(x, y, x+inst.Layout.SlotWidth, y+inst.Layout.SlotHeight), Colour: c})
+			cell := inst.Solution[id]
+			solved = append(solved, Mark{Rect: image.Rect(cell.Col*pw, cell.Row*ph, (cell.Col+1)*pw, (cell.Row+1)*ph), Colour: c, Fill: fill})
+		}
+		// The hovered piece comes first: it is the one described.
+		add(a.hovered, hoverColour, true)
+		if a.pinned != a.hovered {
+			add(a.pinned, pinnedColour, true)
+		}
+		if kind, ok := markKinds[a.kinds.Selected]; ok {
+			for id, cell := range inst.Solution {
+				if id != a.hovered && id != a.pinned && score.TypeOfCell(cell.Row*inst.Grid+cell.Col, inst.Grid) == kind {
+					add(id, kindColour, false)
+				}
+			}
+		}
+	}
+	a.shape.SetMarks(sheet)
+	a.rect.SetMarks(sheet)
+	a.solved.SetMarks(solved)
+	a.pieceInfo.SetText(a.describe(a.Highlighted()))
+}
+
+// describe says where piece id belongs, rows and columns counted from 1 at
+// the top left as everywhere in the app.
+func (a *AblationPane) describe(id int) string {
 	if a.current == nil || id < 0 || id >= len(a.current.Gen.Instance.Pieces) {
-		a.shape.SetMarks(nil)
-		a.rect.SetMarks(nil)
-		a.solved.SetMarks(nil)
-		a.pieceInfo.SetText("Point at a piece to see where it belongs; click to keep it selected. Tabs are tinted amber in the solved view.")
-		return
+		return "Point at a piece in a sheet or a cell of the solved view to see where it belongs; click to keep it selected. Tabs are tinted amber in the solved view."
 	}
 	inst := a.current.Gen.Instance
-	c := pinnedColour
-	if a.pinned < 0 {
-		c = hoverColour
-	}
-	x, y := inst.Layout.SlotOrigin(id, inst.Grid)
-	slot := image.Rect(x, y, x+inst.Layout.SlotWidth, y+inst.Layout.SlotHeight)
 	cell := inst.Solution[id]
-	pw, ph := inst.Piece.Width, inst.Piece.Height
-	a.shape.SetMarks([]Mark{{Rect: slot, Colour: c}})
-	a.rect.SetMarks([]Mark{{Rect: slot, Colour: c}})
-	a.solved.SetMarks([]Mark{{Rect: image.Rect(cell.Col*pw, cell.Row*ph, (cell.Col+1)*pw, (cell.Row+1)*ph), Colour: c, Fill: true}})
+	kind := score.TypeOfCell(cell.Row*inst.Grid+cell.Col, inst.Grid)
 	s := inst.Pieces[id].Sides
-	a.pieceInfo.SetText(fmt.Sprintf("Piece %d belongs at row %d, column %d.\nSides: top %s, right %s, bottom %s, left %s.",
-		id, cell.Row, cell.Col, s.Top, s.Right, s.Bottom, s.Left))
+	which := ""
+	if id == a.pinned {
+		which = " (selected)"
+	}
+	return fmt.Sprintf("Piece %d%s, %s, belongs at row %d, column %d (counted from 1). Sides: top %s, right %s, bottom %s, left %s.",
+		id, which, kind, cell.Row+1, cell.Col+1, s.Top, s.Right, s.Bottom, s.Left)
 }
 
 // pin selects piece id as if clicked.
@@ -391,4 +463,61 @@ func (a *AblationPane) samplePiece() int {
 		}
 	}
 	return 0
+}
+
+// sheetPairLayout puts the two sheets side by side or one above the other,
+// whichever shows them larger in the space there is.
+type sheetPairLayout struct{ aspect func() float32 }
+
+// Layout implements fyne.Layout.
+func (l *sheetPairLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	if len(objs) != 2 {
+		return
+	}
+	a := l.aspect()
+	pad := theme.Padding()
+	sideBySide := min((size.Width-pad)/2, size.Height*a)
+	stacked := min(size.Width, (size.Height-pad)/2*a)
+	if sideBySide >= stacked {
+		w := (size.Width - pad) / 2
+		objs[0].Move(fyne.NewPos(0, 0))
+		objs[0].Resize(fyne.NewSize(w, size.Height))
+		objs[1].Move(fyne.NewPos(w+pad, 0))
+		objs[1].Resize(fyne.NewSize(w, size.Height))
+		return
+	}
+	h := (size.Height - pad) / 2
+	objs[0].Move(fyne.NewPos(0, 0))
+	objs[0].Resize(fyne.NewSize(size.Width, h))
+	objs[1].Move(fyne.NewPos(0, h+pad))
+	objs[1].Resize(fyne.NewSize(size.Width, h))
+}
+
+// MinSize implements fyne.Layout.
+func (l *sheetPairLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var s fyne.Size
+	for _, o := range objs {
+		s = s.Max(o.MinSize())
+	}
+	return s
+}
+
+// fixedWidthLayout gives its one child a fixed width and all the height.
+type fixedWidthLayout struct{ width float32 }
+
+// Layout implements fyne.Layout.
+func (l *fixedWidthLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+}
+
+// MinSize implements fyne.Layout.
+func (l *fixedWidthLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	s := fyne.NewSize(l.width, 0)
+	for _, o := range objs {
+		s.Height = max(s.Height, o.MinSize().Height)
+	}
+	return s
 }

@@ -34,12 +34,13 @@ type DatasetForm struct {
 	seed       *widget.Entry
 	evalFrac   *widget.Entry
 	workers    *widget.Entry
-	progress   *widget.ProgressBar
+	progress   *meter
 	line       *widget.Label
 	start      *widget.Button
 	cancel     *widget.Button
 	cancelFunc context.CancelFunc
 	dialog     dialog.Dialog
+	export     *modelExport // "Export for models…", built on first use
 
 	// Result is the last finished run (tests).
 	Result *dataset.Result
@@ -70,18 +71,24 @@ func newDatasetForm(g *GeneratePane) *DatasetForm {
 	f.evalFrac.SetText(fmt.Sprint(dataset.DefaultEvalFraction))
 	f.workers = widget.NewEntry()
 	f.workers.SetText(strconv.Itoa(runtime.NumCPU()))
-	f.progress = widget.NewProgressBar()
-	f.line = widget.NewLabel("Choose the images and an output folder, then Start.")
-	f.line.Wrapping = fyne.TextWrapWord
-	f.start = widget.NewButtonWithIcon("Start", theme.MediaPlayIcon(), f.Start)
-	f.start.Importance = widget.HighImportance
-	f.cancel = widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() {
-		if f.cancelFunc != nil {
-			f.cancelFunc()
+	f.progress, f.line, f.start, f.cancel = newRunControls("Choose the images and an output folder, then Start.",
+		widget.NewButtonWithIcon("Start", theme.MediaPlayIcon(), f.Start), &f.cancelFunc)
+	return f
+}
+
+// newRunControls are a long job's progress meter, result line (showing
+// hint first), start button and Cancel, which calls *stop when set.
+func newRunControls(hint string, start *widget.Button, stop *context.CancelFunc) (*meter, *widget.Label, *widget.Button, *widget.Button) {
+	line := widget.NewLabel(hint)
+	line.Wrapping = fyne.TextWrapWord
+	start.Importance = widget.HighImportance
+	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), func() {
+		if *stop != nil {
+			(*stop)()
 		}
 	})
-	f.cancel.Disable()
-	return f
+	cancel.Disable()
+	return newMeter(), line, start, cancel
 }
 
 // Show opens the form in a dialog.
@@ -105,10 +112,23 @@ func (f *DatasetForm) Show() {
 		"resumes where it left off when started again with the same settings.")
 	note.Wrapping = fyne.TextWrapWord
 	close := widget.NewButton("Close", func() { f.dialog.Hide() })
-	content := container.NewVBox(form, note, f.progress, f.line, container.NewHBox(f.start, f.cancel, close))
+	export := widget.NewButtonWithIcon("Export for models…", theme.UploadIcon(), f.Export)
+	content := container.NewVBox(form, note, f.progress, f.line, container.NewHBox(f.start, f.cancel, close, export))
 	f.dialog = dialog.NewCustomWithoutButtons("Generate dataset", container.NewPadded(content), f.window)
 	f.dialog.Resize(fyne.NewSize(560, 0))
 	f.dialog.Show()
+}
+
+// Export opens "Export for models…" on the dataset last written (or the
+// output folder chosen).
+func (f *DatasetForm) Export() {
+	if f.export == nil {
+		f.export = newModelExport(f.deps)
+	}
+	if f.outDir != "" && f.export.truthDir == "" {
+		f.export.setTruth(f.outDir)
+	}
+	f.export.Show()
 }
 
 // SetImages chooses the source folder.

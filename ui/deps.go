@@ -4,7 +4,7 @@ import (
 	"sync/atomic"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
 )
 
 // deps is what the window hands every pane: the parts the panes share. A
@@ -13,7 +13,7 @@ import (
 type deps struct {
 	window  fyne.Window // parent of dialogs; its canvas holds the keyboard focus
 	prefs   fyne.Preferences
-	status  *StatusLine
+	status  paneStatus // this pane's message in the status line
 	work    Dispatcher
 	files   FileChooser
 	ratings *ratingService
@@ -28,7 +28,9 @@ func (d deps) showError(err error) {
 	}
 	// Core errors begin with the file they concern; keep its name as it is.
 	d.status.Set(err.Error())
-	dialog.ShowError(err, d.window)
+	text := widget.NewLabel(err.Error()) // as it is: Fyne's error dialog capitalises file names
+	text.Wrapping = fyne.TextWrapWord
+	showInfo(d.window, "Error", text, fyne.NewSize(min(480, d.window.Canvas().Size().Width*0.9), 0))
 }
 
 // answer is what a worker hands back for a request numbered id of req:
@@ -45,6 +47,12 @@ func (d deps) answer(req *atomic.Uint64, id uint64, err error, then func()) func
 		}
 		then()
 	}
+}
+
+// forPane is d for pane i: its messages are pane i's.
+func (d deps) forPane(i int) deps {
+	d.status = d.status.line.pane(i)
+	return d
 }
 
 // focus gives the keyboard to o.

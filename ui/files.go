@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -139,7 +140,27 @@ func (d deps) chosen(use func(path string)) func(string, error) {
 			return
 		}
 		if path != "" {
+			rememberFolder(d.prefs, path)
 			use(path)
 		}
 	}
+}
+
+// rememberFolder makes the folder of path (path itself when it is a
+// folder, or a file not yet written) where the next file dialog opens.
+func rememberFolder(prefs fyne.Preferences, path string) {
+	dir := path
+	if fi, err := os.Stat(path); err != nil || !fi.IsDir() {
+		dir = filepath.Dir(path)
+	}
+	prefs.SetString(prefLastDir, dir)
+}
+
+// lastFolder is the folder the last dialog chose from, "" if none or gone.
+func lastFolder(prefs fyne.Preferences) string {
+	dir := prefs.String(prefLastDir)
+	if fi, err := os.Stat(dir); dir == "" || err != nil || !fi.IsDir() {
+		return ""
+	}
+	return dir
 }

@@ -49,6 +49,10 @@ type GeneratePane struct {
 
 	source   *widget.Select
 	fileNote *widget.Label
+	problem  *widget.Label // what is wrong with the settings, shown under the form
+	side     *fyne.Container
+	save     *widget.Button
+	compare  *widget.Button
 	grid     *widget.SelectEntry
 	seed     *widget.Entry
 	style    *widget.Select
@@ -79,7 +83,8 @@ type GeneratePane struct {
 // preview is one finished render, ready to show.
 type preview struct {
 	*render.Preview
-	took time.Duration
+	took     time.Duration
+	rendered uint64 // the request it answered
 }
 
 // preparedCache keeps the last scaled source so a new seed or tab style
@@ -140,6 +145,11 @@ func (g *GeneratePane) View() fyne.CanvasObject {
 	}
 	g.size = widget.NewSelect(sizePresets, func(string) { changed() })
 
+	g.problem = widget.NewLabel("")
+	g.problem.Importance = widget.DangerImportance
+	g.problem.Wrapping = fyne.TextWrapWord
+	g.problem.Hide()
+
 	form := widget.NewForm(
 		widget.NewFormItem("Image", g.source),
 		widget.NewFormItem("", openImage),
@@ -149,17 +159,19 @@ func (g *GeneratePane) View() fyne.CanvasObject {
 		widget.NewFormItem("Tab size", container.NewBorder(nil, nil, nil, g.ratioVal, g.ratio)),
 		widget.NewFormItem("Size (px)", g.size),
 	)
-	save := widget.NewButtonWithIcon("Save instance…", theme.DocumentSaveIcon(), g.SaveDialog)
-	save.Importance = widget.HighImportance
-	compare := widget.NewButtonWithIcon("Compare in Ablation", theme.ViewRestoreIcon(), func() {
+	g.save = widget.NewButtonWithIcon("Save instance…", theme.DocumentSaveIcon(), g.SaveDialog)
+	g.save.Importance = widget.HighImportance
+	g.compare = widget.NewButtonWithIcon("Compare in Ablation", theme.ViewRestoreIcon(), func() {
 		if g.current != nil {
 			g.onCompare(g.current.Gen)
 		}
 	})
+	g.save.Disable() // until the first preview is on screen
+	g.compare.Disable()
 	batch := widget.NewButtonWithIcon("Generate dataset…", theme.StorageIcon(), func() { g.Dataset().Show() })
 	hint := widget.NewLabel("Wheel: zoom · drag: pan · 0: fit · 1: 1:1")
 	hint.Importance = widget.LowImportance
-	side := container.NewVBox(form, g.fileNote, widget.NewSeparator(), save, compare, batch, hint)
+	g.side = container.NewVBox(form, g.problem, g.fileNote, widget.NewSeparator(), g.save, g.compare, batch, hint)
 
 	g.sheets = NewZoomState()
 	g.shape, g.rect = NewZoomView(g.sheets), NewZoomView(g.sheets)
@@ -187,7 +199,7 @@ func (g *GeneratePane) View() fyne.CanvasObject {
 	g.ready = true
 	g.refresh()
 
-	return container.NewBorder(nil, nil, container.NewPadded(side), nil,
+	return container.NewBorder(nil, nil, container.NewPadded(g.side), nil,
 		container.NewBorder(toolbar, nil, nil, nil, g.tabs))
 }
 
@@ -252,8 +264,7 @@ func (g *GeneratePane) refresh() {
 	}
 	s, err := g.read()
 	if err != nil {
-		g.request.Add(1) // drop any render in flight: its settings are gone
-		g.status.Set(capitalise(err.Error()) + ".")
+		g.invalid(capitalise(err.Error()) + ".")
 		return
 	}
 	prefs := g.prefs
@@ -264,6 +275,7 @@ func (g *GeneratePane) refresh() {
 	prefs.SetString(prefSize, g.size.Selected)
 
 	id := g.request.Add(1)
+	g.setShown(g.current) // the shown preview is not these settings' until it is replaced
 	g.work.After(previewDebounce, func() func() {
 		if g.request.Load() != id {
 			return nil // superseded while waiting
@@ -274,7 +286,9 @@ func (g *GeneratePane) refresh() {
 				return // settings changed again; a newer render follows
 			}
 			if err != nil {
-				g.showError(err)
+				// Settings the core refuses (pieces too small for the
+				// size) are a matter of the form, told beside it.
+				g.invalid(err.Error())
 				return
 			}
 			g.show(p)
@@ -319,8 +333,42 @@ func (g *GeneratePane) render(s settings) (*preview, error) {
 	return p, nil
 }
 
+// invalid says what is wrong with the settings, beside the form and in the
+// status line, and takes the preview away: what is on screen no longer
+// matches the form, so it can be neither saved nor compared.
+func (g *GeneratePane) invalid(msg string) {
+	g.request.Add(1) // drop any render in flight: its settings are gone
+	g.current = nil
+	for _, v := range []*ZoomView{g.shape, g.rect, g.solved} {
+		v.SetImage(nil)
+	}
+	g.problem.SetText(msg)
+	g.problem.Show()
+	g.work.relayout(g.side)
+	g.save.Disable()
+	g.compare.Disable()
+	g.status.Set(msg)
+}
+
+// setShown enables Save and Compare when p is on screen and matches the form.
+func (g *GeneratePane) setShown(p *preview) {
+	if p != nil && p.rendered == g.request.Load() {
+		g.save.Enable()
+		g.compare.Enable()
+		return
+	}
+	g.save.Disable()
+	g.compare.Disable()
+}
+
 func (g *GeneratePane) show(p *preview) {
 	g.current = p
+	p.rendered = g.request.Load()
+	if g.problem.Visible() {
+		g.problem.Hide()
+		g.work.relayout(g.side)
+	}
+	g.setShown(p)
 	g.shape.SetImage(p.Shape)
 	g.rect.SetImage(p.Rect)
 	g.showSolved()
@@ -395,8 +443,8 @@ func (g *GeneratePane) OpenImage(path string) {
 
 // SaveDialog asks for a folder and writes the shown instance into it.
 func (g *GeneratePane) SaveDialog() {
-	if g.current == nil {
-		g.status.Set("Nothing to save yet: the preview is still rendering.")
+	if g.current == nil || g.current.rendered != g.request.Load() {
+		g.status.Set("Nothing to save yet: fix the settings or wait for the preview.")
 		return
 	}
 	gen := g.current.Gen
@@ -405,7 +453,6 @@ func (g *GeneratePane) SaveDialog() {
 
 // Save writes gen's instance folder into dir, off the UI goroutine.
 func (g *GeneratePane) Save(gen *render.Generated, dir string) {
-	g.prefs.SetString(prefLastDir, dir)
 	g.status.Set("Saving " + gen.Instance.ID + "…")
 	g.work.Go(func() func() {
 		path, err := gen.WriteDir(dir)
@@ -418,4 +465,24 @@ func (g *GeneratePane) Save(gen *render.Generated, dir string) {
 			g.status.Set("Saved " + path)
 		}
 	})
+}
+
+// tourViews adds, to `jigbench screenshot`, an invalid grid (the preview
+// taken away, the reason beside the form), the dataset form and its
+// "Export for models…" form.
+func (g *GeneratePane) tourViews() []tourView {
+	grid := g.grid.Text
+	return []tourView{
+		{Name: "invalid", Show: func() { g.grid.SetText("65") }},
+		{Name: "dataset", Show: func() {
+			g.grid.SetText(grid)
+			g.Dataset().Show()
+		}},
+		{Name: "export", Show: func() {
+			f := g.Dataset()
+			f.dialog.Hide()
+			f.SetOut("/data/jigshape-v1")
+			f.Export()
+		}},
+	}
 }

@@ -52,7 +52,7 @@ func fakeDeps(t *testing.T, files FileChooser) deps {
 	w.Resize(fyne.NewSize(1280, 800))
 	t.Cleanup(w.Close)
 	store := vigor.NewMemStore()
-	return deps{window: w, prefs: a.Preferences(), status: NewStatusLine(), work: NewQueue(), files: files,
+	return deps{window: w, prefs: a.Preferences(), status: NewStatusLine().pane(0), work: NewQueue(), files: files,
 		ratings: newRatingService(func() (RatingStore, error) { return store, nil }), recent: func(string) {}}
 }
 

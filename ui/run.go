@@ -25,6 +25,7 @@ func Run(o Options) {
 		keepPreferencesCopy(a.Preferences(), prefs)
 	}
 	a.SetIcon(fyne.NewStaticResource("icon.png", resources.Icon))
+	a.Settings().SetTheme(Theme())
 	w := NewMainWindow(a, o)
 	a.Lifecycle().SetOnStarted(func() {
 		if screen, ok := screenWorkArea(); ok {

@@ -34,6 +34,10 @@ func (m *MainWindow) Tour(shoot func(name string) error) error {
 				return err
 			}
 		}
+		// Dialogs a view opened do not follow into the next pane.
+		for o := m.Window.Canvas().Overlays(); o.Top() != nil; {
+			o.Remove(o.Top())
+		}
 	}
 	return nil
 }

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"errors"
+	"fmt"
+	"image"
 	"os"
 	"path/filepath"
 	"slices"
@@ -98,17 +100,39 @@ func TestGenerateFollowsGridAndSeed(t *testing.T) {
 		t.Fatal("unticking the overlay did not bring the plain solved image back")
 	}
 
-	// A bad grid leaves the last good preview and says what to fix.
-	g.grid.SetText("99")
+	// A bad grid takes the preview away, keeps Save and Compare disabled
+	// and says what to fix beside the form.
+	if g.save.Disabled() {
+		t.Fatal("Save is disabled with a good preview on screen")
+	}
+	for _, bad := range []string{"65", "99", "x"} {
+		g.grid.SetText(bad)
+		m.settle()
+		if g.Current() != nil || g.shape.Image() != nil || g.solved.Image() != nil {
+			t.Fatalf("grid %s: the old preview is still shown", bad)
+		}
+		if !g.save.Disabled() || !g.compare.Disabled() {
+			t.Fatalf("grid %s: Save or Compare is enabled", bad)
+		}
+		if !g.problem.Visible() || !strings.Contains(g.problem.Text, "Grid must be") || !strings.Contains(m.Status.Text(), "Grid must be") {
+			t.Fatalf("grid %s: problem %q, status %q", bad, g.problem.Text, m.Status.Text())
+		}
+	}
+	// Settings the core refuses (64×64 pieces of 16 px at size 1024) are
+	// told inline too, under the real image name, with no dialog.
+	g.grid.SetText("64")
 	m.settle()
-	if g.Current() != after || !strings.Contains(m.Status.Text(), "Grid must be") {
-		t.Fatalf("grid 99: status %q", m.Status.Text())
+	if m.Window.Canvas().Overlays().Top() != nil {
+		t.Fatal("grid 64 at size 1024 opened a dialog")
+	}
+	if g.Current() != nil || !g.save.Disabled() || !strings.HasPrefix(g.problem.Text, demo.Names()[0]) {
+		t.Fatalf("grid 64: current %v, problem %q", g.Current() != nil, g.problem.Text)
 	}
 	// Custom grids beyond the presets work.
 	g.grid.SetText("5")
 	m.settle()
-	if g.Current().Puzzle.N != 5 {
-		t.Fatal("custom grid 5 not generated")
+	if g.Current().Puzzle.N != 5 || g.save.Disabled() || g.problem.Visible() {
+		t.Fatal("custom grid 5 not generated, or Save still disabled")
 	}
 }
 
@@ -234,12 +258,54 @@ func TestAblationOpenZoomStepAndHover(t *testing.T) {
 	if ms := a.solved.Marks(); len(ms) != 1 || ms[0].Rect.Min.X != cell.Col*inst.Piece.Width || ms[0].Rect.Min.Y != cell.Row*inst.Piece.Height {
 		t.Errorf("solved view marks %v, want the true cell %v", ms, cell)
 	}
-	if !strings.Contains(a.pieceInfo.Text, "Piece 6 belongs at row") {
-		t.Errorf("piece info %q", a.pieceInfo.Text)
+	want := fmt.Sprintf("belongs at row %d, column %d (counted from 1)", cell.Row+1, cell.Col+1)
+	if !strings.HasPrefix(a.pieceInfo.Text, "Piece 6, ") || !strings.Contains(a.pieceInfo.Text, want) {
+		t.Errorf("piece info %q, want %q", a.pieceInfo.Text, want)
 	}
 	a.shape.MouseOut()
 	if a.Highlighted() != -1 || len(a.rect.Marks()) != 0 {
 		t.Error("leaving the sheet kept the highlight")
+	}
+
+	// Pin piece 6, then hover the solved view at another piece's cell: the
+	// hovered piece is marked in the sheets (pointing back to its slot)
+	// beside the pinned one, and described.
+	a.pin(k)
+	other := (k + 1) % len(inst.Pieces)
+	oc := inst.Solution[other]
+	a.hoverSolved(float64(oc.Col*inst.Piece.Width+2), float64(oc.Row*inst.Piece.Height+2), true)
+	ox, oy := inst.Layout.SlotOrigin(other, inst.Grid)
+	ms := a.shape.Marks()
+	if a.Highlighted() != other || len(ms) != 2 || ms[0].Rect.Min != image.Pt(ox, oy) || ms[1].Rect.Min != image.Pt(sx, sy) {
+		t.Fatalf("hovering the solved view while %d is pinned: highlighted %d, marks %v", k, a.Highlighted(), ms)
+	}
+	if !strings.HasPrefix(a.pieceInfo.Text, fmt.Sprintf("Piece %d, ", other)) {
+		t.Errorf("piece info %q", a.pieceInfo.Text)
+	}
+	a.hoverSolved(0, 0, false)
+	if a.Highlighted() != k || len(a.shape.Marks()) != 1 {
+		t.Fatal("leaving the solved view lost the pinned piece")
+	}
+
+	// Corner marks: the 4 corners (one may be the pinned piece, marked as such).
+	a.kinds.SetSelected(markCorner)
+	if n := len(a.rect.Marks()); n != 4 && n != 5 {
+		t.Fatalf("corner marks: %d marks, want the 4 corners and the pinned piece", n)
+	}
+	a.kinds.SetSelected(markInterior)
+	if n := len(a.rect.Marks()); n < (inst.Grid-2)*(inst.Grid-2) {
+		t.Fatalf("interior marks: %d marks for a %d×%d grid", n, inst.Grid, inst.Grid)
+	}
+	a.kinds.SetSelected(markNone)
+
+	// The grid and ID overlay replaces the solved image and back.
+	a.overlay.SetChecked(true)
+	if a.solved.Image() != a.current.grid || a.current.grid == nil {
+		t.Fatal("the grid overlay is not shown")
+	}
+	a.overlay.SetChecked(false)
+	if a.solved.Image() != a.current.solved {
+		t.Fatal("unticking the overlay did not bring the solved image back")
 	}
 }
 
@@ -340,6 +406,10 @@ func TestGenerateDatasetForm(t *testing.T) {
 	f.Show()
 	out := t.TempDir()
 
+	// An empty bar is drawn empty: no bar, the track in the input colour.
+	if r := test.WidgetRenderer(f.progress).(*meterRenderer); r.bar.Size().Width != 0 || r.label.Text != "0 %" {
+		t.Fatalf("at 0 the bar is %v wide, label %q", r.bar.Size().Width, r.label.Text)
+	}
 	f.chooseDemo(2)
 	f.grids.SetText("4, eight")
 	f.Start()
@@ -360,8 +430,23 @@ func TestGenerateDatasetForm(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "manifest.jsonl")); err != nil {
 		t.Fatal(err)
 	}
-	if f.progress.Value != 1 || !strings.HasPrefix(f.line.Text, "Done: 4 instances") {
-		t.Fatalf("progress %v, line %q", f.progress.Value, f.line.Text)
+	if f.progress.Value() != 1 || !strings.HasPrefix(f.line.Text, "Done: 4 instances") {
+		t.Fatalf("progress %v, line %q", f.progress.Value(), f.line.Text)
+	}
+	// Export for models: the requests file and the Hugging Face dataset.
+	f.Export()
+	e := f.export
+	e.Start()
+	m.settle()
+	if !strings.HasPrefix(e.line.Text, "Exported 8 requests") || e.progress.Value() != 1 {
+		t.Fatalf("export: %q, progress %v", e.line.Text, e.progress.Value())
+	}
+	reqs, err := os.ReadFile(filepath.Join(out, "export", exportRequestsFile))
+	if err != nil || strings.Count(string(reqs), "\n") != 8 {
+		t.Fatalf("requests file: %d lines, %v", strings.Count(string(reqs), "\n"), err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "export", exportHFDir, "README.md")); err != nil {
+		t.Fatal(err)
 	}
 	// Opening the result in Ablation shows its instances.
 	m.OpenPath(out)

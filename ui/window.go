@@ -92,16 +92,16 @@ func NewMainWindow(a fyne.App, o Options) *MainWindow {
 	if o.Files != nil {
 		m.Files = o.Files(fallback)
 	}
-	d := deps{window: w, prefs: a.Preferences(), status: m.Status, work: m.work, files: m.Files,
+	d := deps{window: w, prefs: a.Preferences(), status: m.Status.pane(-1), work: m.work, files: m.Files,
 		ratings: newRatingService(o.Ratings), recent: m.rememberFile}
-	m.generate = newGeneratePane(d, func(g *render.Generated) {
+	m.generate = newGeneratePane(d.forPane(paneGenerate), func(g *render.Generated) {
 		m.ablation.ShowGenerated(g)
 		m.Show(paneAblation)
 	})
-	m.ablation = newAblationPane(d, m.generate.Current)
-	m.score = newScorePane(d)
-	m.rate = newRatePane(d)
-	m.agreement = newAgreementPane(d)
+	m.ablation = newAblationPane(d.forPane(paneAblation), m.generate.Current)
+	m.score = newScorePane(d.forPane(paneScore))
+	m.rate = newRatePane(d.forPane(paneRate))
+	m.agreement = newAgreementPane(d.forPane(paneAgreement))
 	m.deps = d
 	m.panes = []Pane{
 		m.generate,
@@ -151,6 +151,7 @@ func (m *MainWindow) Show(i int) {
 		m.views[i] = m.panes[i].View()
 	}
 	m.current = i
+	m.Status.show(i)
 	m.stack.Objects = []fyne.CanvasObject{m.views[i]}
 	m.stack.Refresh()
 	m.nav.Select(i)
@@ -177,9 +178,7 @@ func capitalise(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-func (m *MainWindow) lastFolder() string {
-	return m.App.Preferences().String(prefLastDir)
-}
+func (m *MainWindow) lastFolder() string { return lastFolder(m.App.Preferences()) }
 
 // rememberFile puts path at the top of File ▸ Recent.
 func (m *MainWindow) rememberFile(path string) {
@@ -190,9 +189,7 @@ func (m *MainWindow) rememberFile(path string) {
 		recent = recent[:maxRecent]
 	}
 	prefs.SetStringList(prefRecent, recent)
-	if fi, err := os.Stat(path); err == nil && !fi.IsDir() {
-		prefs.SetString(prefLastDir, filepath.Dir(path))
-	}
+	rememberFolder(prefs, path)
 	m.buildMenu()
 }
 

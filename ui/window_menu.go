@@ -75,19 +75,69 @@ func (m *MainWindow) showShortcuts() {
 		rows = append(rows, widget.NewLabelWithStyle(s[0], fyne.TextAlignTrailing, fyne.TextStyle{Bold: true}), widget.NewLabel(s[1]))
 	}
 	form := container.New(layout.NewFormLayout(), rows...)
-	d := dialog.NewCustom("Keyboard shortcuts", "Close", container.NewVScroll(form), m.Window)
 	s, f := m.Window.Canvas().Size(), form.MinSize()
-	d.Resize(fyne.NewSize(min(f.Width+48, s.Width*0.95), min(f.Height+110, s.Height*0.92)))
+	d := showInfo(m.Window, "Keyboard shortcuts", container.NewVScroll(form),
+		fyne.NewSize(min(f.Width+48, s.Width*0.95), min(f.Height+110, s.Height*0.92)))
 	d.SetOnClosed(m.giveKeysBack)
-	d.Show()
 }
 
 func (m *MainWindow) showAbout() {
 	text := widget.NewLabel("jigbench " + m.Version + "\n\nA workbench for the JigShape jigsaw benchmark and the ViGoR-Bench\n" +
 		"meta-evaluation: generate, solve and score puzzles; rate items and\nmeasure judge–human agreement.")
-	d := dialog.NewCustom("About jigbench", "Close", text, m.Window)
-	d.SetOnClosed(m.giveKeysBack)
+	showInfo(m.Window, "About jigbench", text, fyne.Size{}).SetOnClosed(m.giveKeysBack)
+}
+
+// showInfo shows a dialog with a Close button that Esc closes too (size
+// zero: its natural size).
+func showInfo(w fyne.Window, title string, content fyne.CanvasObject, size fyne.Size) dialog.Dialog {
+	esc := &escapeCloser{canvas: w.Canvas()}
+	d := dialog.NewCustom(title, "Close", container.NewStack(esc, content), w)
+	esc.close = d.Hide
+	if !size.IsZero() {
+		d.Resize(size)
+	}
 	d.Show()
+	w.Canvas().Focus(esc)
+	return d
+}
+
+// escapeCloser takes the keyboard in a dialog so that Esc closes it; other
+// keys go on to the window's handlers as if it were not there (Enter still
+// retries a failed save in Rate). It draws nothing; Tab still moves on to
+// the dialog's buttons.
+type escapeCloser struct {
+	widget.BaseWidget
+	canvas fyne.Canvas
+	close  func()
+}
+
+func (e *escapeCloser) CreateRenderer() fyne.WidgetRenderer {
+	e.ExtendBaseWidget(e)
+	return widget.NewSimpleRenderer(layout.NewSpacer())
+}
+
+// FocusGained implements fyne.Focusable.
+func (e *escapeCloser) FocusGained() {}
+
+// FocusLost implements fyne.Focusable.
+func (e *escapeCloser) FocusLost() {}
+
+// TypedRune hands the rune to the window.
+func (e *escapeCloser) TypedRune(r rune) {
+	if h := e.canvas.OnTypedRune(); h != nil {
+		h(r)
+	}
+}
+
+// TypedKey closes the dialog on Esc and hands other keys to the window.
+func (e *escapeCloser) TypedKey(k *fyne.KeyEvent) {
+	if k.Name == fyne.KeyEscape && e.close != nil {
+		e.close()
+		return
+	}
+	if h := e.canvas.OnTypedKey(); h != nil {
+		h(k)
+	}
 }
 
 // giveKeysBack returns the keyboard to the pane after a dialog.

@@ -287,7 +287,7 @@ func (r *runner) load(j *job) {
 	var todo []*task
 	for _, n := range r.c.Grids {
 		seed := InstanceSeed(r.c.Seed, j.sha, n)
-		id := puzzle.InstanceID(j.ref.name, n, seed)
+		id := puzzle.InstanceID(j.ref.name, n, seed, r.c.Options.TabStyle)
 		t := &task{job: j, entry: Entry{
 			ID: id, Grid: n, Split: split, Source: j.ref.name, SourceFile: j.ref.file,
 			SourceSHA256: hexSHA(j.sha), Seed: seed, Path: id, Files: InstanceFiles,

@@ -145,9 +145,16 @@ func SourceName(path string) string {
 
 var unsafeNameChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
-// InstanceID is <source-stem>-g<N>-s<seed>.
-func InstanceID(source string, n int, seed uint64) string {
-	return fmt.Sprintf("%s-g%d-s%d", source, n, seed)
+// InstanceID is <source-stem>-g<N>-s<seed> for the paper's semicircle
+// tabs and <source-stem>-g<N>-s<seed>-<style> for any other tab style, so
+// two instances that differ only in their tabs never share an ID (or a
+// folder) while the paper's IDs stay as they were (docs/formats.md).
+func InstanceID(source string, n int, seed uint64, tabStyle string) string {
+	id := fmt.Sprintf("%s-g%d-s%d", source, n, seed)
+	if tabStyle != "" && tabStyle != StyleSemicircle {
+		id += "-" + tabStyle
+	}
+	return id
 }
 
 // Instance describes p as instance.json; src is the source's name and size.
@@ -155,7 +162,7 @@ func (p *Puzzle) Instance(name string, srcWidth, srcHeight int) *Instance {
 	n := p.N
 	inst := &Instance{
 		Format:  InstanceFormat,
-		ID:      InstanceID(name, n, p.Seed),
+		ID:      InstanceID(name, n, p.Seed, p.Options.TabStyle),
 		Grid:    n,
 		Seed:    p.Seed,
 		Options: p.Options,

@@ -301,3 +301,26 @@ func hintedInstance() []byte {
 	data, _ := p.Instance("x", 120, 72).MarshalIndent()
 	return data
 }
+
+// TestInstanceIDDiffersByTabStyle: the same image, grid and seed with
+// semicircle and classic tabs are two instances with two IDs; the
+// semicircle ID keeps the paper's form.
+func TestInstanceIDDiffersByTabStyle(t *testing.T) {
+	ids := map[string]string{}
+	for _, style := range []string{StyleSemicircle, StyleClassic} {
+		opt := DefaultOptions()
+		opt.TabStyle = style
+		opt.TabRatio = min(opt.TabRatio, MaxTabRatioFor(style))
+		p, err := New(8, 42, [32]byte{1}, 1024, 1024, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[style] = p.Instance("alpine-lake", 1024, 1024).ID
+	}
+	if got := ids[StyleSemicircle]; got != "alpine-lake-g8-s42" {
+		t.Errorf("semicircle ID = %q, want alpine-lake-g8-s42", got)
+	}
+	if got := ids[StyleClassic]; got != "alpine-lake-g8-s42-classic" {
+		t.Errorf("classic ID = %q, want alpine-lake-g8-s42-classic", got)
+	}
+}

@@ -26,13 +26,11 @@ type Chooser struct {
 
 // OpenFile implements ui.FileChooser.
 func (c *Chooser) OpenFile(title string, filter ui.Filter, done func(string, error)) {
+	start := c.start()
 	c.run(func() (string, error) {
-		b := dialog.File().Title(title)
+		b := dialog.File().Title(title).SetStartDir(start)
 		if len(filter.Extensions) > 0 {
 			b = b.Filter(filter.Name, filter.Extensions...)
-		}
-		if c.Start != nil && c.Start() != "" {
-			b = b.SetStartDir(c.Start())
 		}
 		return b.Load()
 	}, func() { c.Fallback.OpenFile(title, filter, done) }, done)
@@ -40,27 +38,30 @@ func (c *Chooser) OpenFile(title string, filter ui.Filter, done func(string, err
 
 // OpenFolder implements ui.FileChooser.
 func (c *Chooser) OpenFolder(title string, done func(string, error)) {
-	c.run(func() (string, error) {
-		b := dialog.Directory().Title(title)
-		if c.Start != nil && c.Start() != "" {
-			b = b.SetStartDir(c.Start())
-		}
-		return b.Browse()
-	}, func() { c.Fallback.OpenFolder(title, done) }, done)
+	start := c.start()
+	c.run(func() (string, error) { return browseFolder(title, start) },
+		func() { c.Fallback.OpenFolder(title, done) }, done)
 }
 
 // SaveFile implements ui.FileChooser.
 func (c *Chooser) SaveFile(title, name string, filter ui.Filter, done func(string, error)) {
+	start := c.start()
 	c.run(func() (string, error) {
-		b := dialog.File().Title(title).SetStartFile(name)
+		b := dialog.File().Title(title).SetStartFile(name).SetStartDir(start)
 		if len(filter.Extensions) > 0 {
 			b = b.Filter(filter.Name, filter.Extensions...)
 		}
-		if c.Start != nil && c.Start() != "" {
-			b = b.SetStartDir(c.Start())
-		}
 		return b.Save()
 	}, func() { c.Fallback.SaveFile(title, name, filter, done) }, done)
+}
+
+// start is the folder to open in, read on the UI goroutine (it reads the
+// app's preferences) before the dialog's goroutine starts.
+func (c *Chooser) start() string {
+	if c.Start == nil {
+		return ""
+	}
+	return c.Start()
 }
 
 func (c *Chooser) run(show func() (string, error), fallback func(), done func(string, error)) {

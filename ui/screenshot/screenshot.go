@@ -36,7 +36,7 @@ func Write(dir, version string, sizes []fyne.Size) ([]string, error) {
 		variant fyne.ThemeVariant
 		name    string
 	}{{theme.VariantLight, "light"}, {theme.VariantDark, "dark"}} {
-		a.Settings().SetTheme(ui.ForcedVariant{Theme: theme.DefaultTheme(), Variant: v.variant})
+		a.Settings().SetTheme(ui.ForcedVariant{Theme: ui.Theme(), Variant: v.variant})
 		for _, size := range sizes {
 			m := ui.NewMainWindow(a, ui.Options{Version: version, Dispatcher: ui.NewQueue()})
 			m.Window.Resize(size)
