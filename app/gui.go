@@ -5,6 +5,8 @@ import (
 
 	"context"
 
+	"fyne.io/fyne/v2"
+
 	"github.com/jigbench/jigbench/core/vigor"
 	"github.com/jigbench/jigbench/ui"
 	"github.com/jigbench/jigbench/ui/native"
@@ -28,10 +30,14 @@ func runGUI() int {
 }
 
 // openGUIStore opens the ratings store the app rates into: $JIGBENCH_DB (a
-// SQLite file or a postgres:// URL shared by a campaign), else the app's
-// own SQLite file.
+// SQLite file or a postgres:// URL shared by a campaign), else the one
+// chosen in File ▸ Ratings store…, else the app's own SQLite file.
 func openGUIStore() (ui.RatingStore, error) {
-	loc, err := vigor.StoreLocation("")
+	var setting string
+	if a := fyne.CurrentApp(); a != nil {
+		setting = a.Preferences().String(ui.PrefRatingsStore)
+	}
+	loc, err := vigor.StoreLocationFor("", setting)
 	if err != nil {
 		return nil, err
 	}

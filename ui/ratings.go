@@ -80,6 +80,17 @@ func (o *storeOpener) get() (RatingStore, error) {
 	return s, nil
 }
 
+// reset forgets the store (closing it), so that the next get opens the
+// store the settings now name.
+func (o *storeOpener) reset() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if c, ok := o.store.(interface{ Close() error }); ok {
+		c.Close()
+	}
+	o.store = nil
+}
+
 func openDefaultStore() (RatingStore, error) {
 	path, err := vigor.DefaultStorePath()
 	if err != nil {

@@ -34,11 +34,12 @@ func (m *MainWindow) buildMenu() {
 		items = append(items, none)
 	}
 	recent.ChildMenu = fyne.NewMenu("", items...)
+	store := fyne.NewMenuItem("Ratings store…", m.showStoreSettings)
 	quit := fyne.NewMenuItem("Quit", m.quit)
 	quit.IsQuit = true
 	quit.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}
 	file := fyne.NewMenu("File", openImage, openInstance, save, fyne.NewMenuItemSeparator(), openTruth, openPreds,
-		openSplit, fyne.NewMenuItemSeparator(), recent, fyne.NewMenuItemSeparator(), quit)
+		openSplit, store, fyne.NewMenuItemSeparator(), recent, fyne.NewMenuItemSeparator(), quit)
 	help := fyne.NewMenu("Help",
 		fyne.NewMenuItem("Keyboard shortcuts", m.showShortcuts),
 		fyne.NewMenuItem("About jigbench", m.showAbout),

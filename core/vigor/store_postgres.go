@@ -23,14 +23,35 @@ const StoreEnv = "JIGBENCH_DB"
 
 // StoreLocation is where the store is: flag if given, else $JIGBENCH_DB,
 // else the app's SQLite file (DefaultStorePath).
-func StoreLocation(flag string) (string, error) {
+func StoreLocation(flag string) (string, error) { return StoreLocationFor(flag, "") }
+
+// StoreLocationFor is StoreLocation with the app's setting (its Ratings
+// store dialog) between $JIGBENCH_DB and the default: flag, environment,
+// setting, default, the first that is given.
+func StoreLocationFor(flag, setting string) (string, error) {
 	if flag != "" {
 		return flag, nil
 	}
 	if env := strings.TrimSpace(os.Getenv(StoreEnv)); env != "" {
 		return env, nil
 	}
+	if setting = strings.TrimSpace(setting); setting != "" {
+		return setting, nil
+	}
 	return DefaultStorePath()
+}
+
+// RedactLocation is location fit to show: a server URL without its
+// password, a SQLite path as it is.
+func RedactLocation(location string) string {
+	if !IsServerURL(location) {
+		return location
+	}
+	u, err := url.Parse(location)
+	if err != nil {
+		return "a malformed server URL"
+	}
+	return u.Redacted()
 }
 
 // IsServerURL reports whether location names a PostgreSQL server rather

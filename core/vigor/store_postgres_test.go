@@ -210,3 +210,31 @@ func TestPostgresRedactsPassword(t *testing.T) {
 		t.Errorf("explain left the secret in: %v", e)
 	}
 }
+
+func TestStoreLocationOrderAndRedaction(t *testing.T) {
+	t.Setenv(StoreEnv, "")
+	def, err := DefaultStorePath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ flag, env, setting, want string }{
+		{"", "", "", def},
+		{"", "", " postgres://a@h/d ", "postgres://a@h/d"},
+		{"", "/env.db", "postgres://a@h/d", "/env.db"},
+		{"/flag.db", "/env.db", "postgres://a@h/d", "/flag.db"},
+	} {
+		t.Setenv(StoreEnv, c.env)
+		if got, err := StoreLocationFor(c.flag, c.setting); err != nil || got != c.want {
+			t.Errorf("StoreLocationFor(%q, %q) with env %q = %q, %v; want %q", c.flag, c.setting, c.env, got, err, c.want)
+		}
+	}
+	for in, want := range map[string]string{
+		"postgres://jig:s3cret@db.lab:5432/ratings": "postgres://jig:xxxxx@db.lab:5432/ratings",
+		"/home/r/ratings.db":                        "/home/r/ratings.db",
+		"postgres://jig:s3cret@db.lab:bad/x":        "a malformed server URL",
+	} {
+		if got := RedactLocation(in); got != want {
+			t.Errorf("RedactLocation(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
