@@ -84,15 +84,9 @@ func (e *modelExport) setOut(dir string) {
 
 // Show opens the export form.
 func (e *modelExport) Show() {
-	chooseTruth := widget.NewButtonWithIcon("Choose…", theme.FolderOpenIcon(), func() {
-		e.openFolder("Dataset folder (with manifest.jsonl)", e.setTruth)
-	})
-	chooseOut := widget.NewButtonWithIcon("Choose…", theme.FolderOpenIcon(), func() {
-		e.openFolder("Folder to write the export into", e.setOut)
-	})
 	form := widget.NewForm(
-		widget.NewFormItem("Dataset", container.NewBorder(nil, nil, nil, chooseTruth, e.truth)),
-		widget.NewFormItem("Output", container.NewBorder(nil, nil, nil, chooseOut, e.out)),
+		widget.NewFormItem("Dataset", e.folderRow(e.truth, "Dataset folder (with manifest.jsonl)", e.setTruth)),
+		widget.NewFormItem("Output", e.folderRow(e.out, "Folder to write the export into", e.setOut)),
 		widget.NewFormItem("", e.requests),
 		widget.NewFormItem("Conditions", e.condition),
 		widget.NewFormItem("Model", e.model),

@@ -91,18 +91,19 @@ func newRunControls(hint string, start *widget.Button, stop *context.CancelFunc)
 	return newMeter(), line, start, cancel
 }
 
+// folderRow is a form row of a folder's path and a Choose… button that
+// asks for the folder (titled title) and hands it to set.
+func (d deps) folderRow(path fyne.CanvasObject, title string, set func(dir string)) fyne.CanvasObject {
+	choose := widget.NewButtonWithIcon("Choose…", theme.FolderOpenIcon(), func() { d.openFolder(title, set) })
+	return container.NewBorder(nil, nil, nil, choose, path)
+}
+
 // Show opens the form in a dialog.
 func (f *DatasetForm) Show() {
-	chooseImages := widget.NewButtonWithIcon("Choose…", theme.FolderOpenIcon(), func() {
-		f.openFolder("Folder of source images", f.SetImages)
-	})
-	chooseOut := widget.NewButtonWithIcon("Choose…", theme.FolderOpenIcon(), func() {
-		f.openFolder("Folder to write the dataset into", f.SetOut)
-	})
 	form := widget.NewForm(
-		widget.NewFormItem("Images", container.NewBorder(nil, nil, nil, chooseImages, f.images)),
+		widget.NewFormItem("Images", f.folderRow(f.images, "Folder of source images", f.SetImages)),
 		widget.NewFormItem("", container.NewBorder(nil, nil, f.useDemo, nil, f.demoCount)),
-		widget.NewFormItem("Output", container.NewBorder(nil, nil, nil, chooseOut, f.out)),
+		widget.NewFormItem("Output", f.folderRow(f.out, "Folder to write the dataset into", f.SetOut)),
 		widget.NewFormItem("Grids", f.grids),
 		widget.NewFormItem("Seed", f.seed),
 		widget.NewFormItem("Eval fraction", f.evalFrac),

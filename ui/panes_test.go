@@ -109,18 +109,26 @@ func findButton(t *testing.T, d deps, text string) *widget.Button {
 	return found
 }
 
-// eachButton calls f with every button shown in o.
-func eachButton(o fyne.CanvasObject, f func(*widget.Button)) {
-	switch v := o.(type) {
-	case *widget.Button:
-		f(v)
+// walk visits o and everything inside it.
+func walk(o fyne.CanvasObject, visit func(fyne.CanvasObject)) {
+	visit(o)
+	switch c := o.(type) {
 	case *fyne.Container:
-		for _, c := range v.Objects {
-			eachButton(c, f)
+		for _, k := range c.Objects {
+			walk(k, visit)
 		}
 	case fyne.Widget:
-		for _, c := range test.WidgetRenderer(v).Objects() {
-			eachButton(c, f)
+		for _, k := range test.WidgetRenderer(c).Objects() {
+			walk(k, visit)
 		}
 	}
+}
+
+// eachButton calls f with every button shown in o.
+func eachButton(o fyne.CanvasObject, f func(*widget.Button)) {
+	walk(o, func(c fyne.CanvasObject) {
+		if b, ok := c.(*widget.Button); ok {
+			f(b)
+		}
+	})
 }

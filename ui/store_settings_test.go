@@ -74,18 +74,3 @@ func TestRatingsStoreSetting(t *testing.T) {
 		t.Fatalf("dialog text:\n%s\nwant the URL without its password", all)
 	}
 }
-
-// walk visits o and everything inside it.
-func walk(o fyne.CanvasObject, visit func(fyne.CanvasObject)) {
-	visit(o)
-	switch c := o.(type) {
-	case *fyne.Container:
-		for _, k := range c.Objects {
-			walk(k, visit)
-		}
-	case fyne.Widget:
-		for _, k := range test.WidgetRenderer(c).Objects() {
-			walk(k, visit)
-		}
-	}
-}
