@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/jigbench/jigbench/core/dataset"
+	"github.com/jigbench/jigbench/core/progress"
 	"github.com/jigbench/jigbench/core/puzzle"
 )
 
@@ -217,14 +218,14 @@ type progressLine struct {
 	shown bool
 }
 
-func (p *progressLine) update(pr dataset.Progress) {
+func (p *progressLine) update(pr progress.Report) {
 	if !p.e.progress {
 		return
 	}
 	if pr.Done < pr.Total && time.Since(p.last) < 200*time.Millisecond {
 		return
 	}
-	line := "dataset: " + pr.String()
+	line := "dataset: " + pr.Detail
 	if p.shown && line == p.text {
 		return
 	}

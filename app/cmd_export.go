@@ -9,6 +9,7 @@ import (
 
 	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/models"
+	"github.com/jigbench/jigbench/core/progress"
 )
 
 const exportUsage = `usage: jigbench export hf --truth DATASET --out DIR [--row-group-mb 100] [--file-mb 1024]
@@ -72,7 +73,7 @@ func runExportHF(e *env, args []string) error {
 	prog := &statusLine{e: e}
 	splits, err := models.ExportHF(context.Background(), *truth, *out, models.HFOptions{
 		RowGroupBytes: int64(*groupMB) << 20, FileBytes: int64(*fileMB) << 20,
-		Progress: func(done, total int) { prog.show(fmt.Sprintf("export hf: %d/%d rows", done, total)) },
+		Progress: func(r progress.Report) { prog.show(fmt.Sprintf("export hf: %d/%d rows", r.Done, r.Total)) },
 	})
 	prog.done()
 	if err != nil {

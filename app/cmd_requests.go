@@ -6,6 +6,7 @@ import (
 
 	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/models"
+	"github.com/jigbench/jigbench/core/progress"
 )
 
 func init() {
@@ -64,17 +65,17 @@ func runRequests(e *env, args []string) error {
 	}
 	opt := models.RequestOptions{Conditions: conds, Model: *model, MaxTokens: *maxTokens, Temperature: *temp, ImageBase: *base}
 	prog := &statusLine{e: e}
-	progress := func(done, total int) { prog.show(fmt.Sprintf("requests: %d/%d", done, total)) }
+	report := func(r progress.Report) { prog.show(fmt.Sprintf("requests: %d/%d", r.Done, r.Total)) }
 	var n int
 	if *out == "-" {
-		n, err = models.WriteRequests(context.Background(), e.stdout, items, opt, progress)
+		n, err = models.WriteRequests(context.Background(), e.stdout, items, opt, report)
 	} else {
 		var f *fsutil.File
 		if f, err = fsutil.Create(*out); err != nil {
 			return err
 		}
 		defer f.Close()
-		if n, err = models.WriteRequests(context.Background(), f, items, opt, progress); err == nil {
+		if n, err = models.WriteRequests(context.Background(), f, items, opt, report); err == nil {
 			err = f.Commit()
 		}
 	}

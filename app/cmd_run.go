@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jigbench/jigbench/core/models"
+	"github.com/jigbench/jigbench/core/progress"
 )
 
 func init() {
@@ -80,11 +81,11 @@ func runRun(e *env, args []string) error {
 	p, err := models.Run(ctx, models.RunOptions{
 		Requests: *reqs, Endpoint: *endpoint, Out: *out, APIKey: key,
 		Concurrency: *conc, RPM: *rpm, Timeout: *timeout, Retries: n,
-		Progress: func(p models.RunProgress) { prog.show(runStatus(p)) },
+		Progress: func(r progress.Report) { prog.show("run: " + r.Detail) },
 	})
 	prog.done()
 	if p.Total > 0 {
-		fmt.Fprintf(e.stderr, "%s\n", runStatus(p))
+		fmt.Fprintf(e.stderr, "run: %s\n", p)
 	}
 	if err != nil {
 		return fmt.Errorf("%s", models.Redact(key, err.Error()))
@@ -93,36 +94,6 @@ func runRun(e *env, args []string) error {
 		return fmt.Errorf("%d requests failed (their lines in %s say why); rerun the same command to retry them", p.Failed, *out)
 	}
 	return nil
-}
-
-// runStatus is the progress line: done, rate, ETA, tokens, failures.
-func runStatus(p models.RunProgress) string {
-	s := fmt.Sprintf("run: %d/%d done", p.Skipped+p.Done, p.Total)
-	if p.Skipped > 0 {
-		s += fmt.Sprintf(" (%d before)", p.Skipped)
-	}
-	if sec := p.Elapsed.Seconds(); p.Done+p.Failed > 0 && sec > 0 {
-		rate := float64(p.Done+p.Failed) / sec
-		s += fmt.Sprintf(" · %.2f/s", rate)
-		if left := p.Remaining(); left > 0 {
-			s += " · ETA " + (time.Duration(float64(left)/rate) * time.Second / time.Second * time.Second).String()
-		}
-	}
-	s += fmt.Sprintf(" · tokens %s in, %s out", compact(p.PromptTokens), compact(p.CompletionTokens))
-	if p.Failed > 0 || p.Retries > 0 {
-		s += fmt.Sprintf(" · %d failed, %d retries", p.Failed, p.Retries)
-	}
-	return s
-}
-
-func compact(n int64) string {
-	switch {
-	case n >= 1e6:
-		return fmt.Sprintf("%.1fM", float64(n)/1e6)
-	case n >= 1e4:
-		return fmt.Sprintf("%.0fk", float64(n)/1e3)
-	}
-	return fmt.Sprint(n)
 }
 
 // statusLine shows one line on stderr when it is a terminal, rewritten at

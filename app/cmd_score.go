@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/jigbench/jigbench/core/fsutil"
+	"github.com/jigbench/jigbench/core/progress"
 	"github.com/jigbench/jigbench/core/puzzle"
 	"github.com/jigbench/jigbench/core/render"
 	"github.com/jigbench/jigbench/core/score"
@@ -322,15 +323,15 @@ type scoreProgress struct {
 
 func newScoreProgress(e *env) *scoreProgress { return &scoreProgress{e: e} }
 
-func (p *scoreProgress) update(stage string, done, total int64) {
+func (p *scoreProgress) update(r progress.Report) {
 	if !p.e.progress || time.Since(p.last) < 100*time.Millisecond {
 		return
 	}
 	p.last = time.Now()
 	p.used = true
-	line := "scoring: " + stage
-	if total > 0 {
-		line += fmt.Sprintf(" %d%%", 100*done/total)
+	line := "scoring: " + r.Stage
+	if r.Total > 0 {
+		line += fmt.Sprintf(" %d%%", 100*r.Done/r.Total)
 	}
 	if len(line) > 78 {
 		line = line[:78]

@@ -410,14 +410,7 @@ func vigorAgree(e *env, args []string) error {
 	}
 
 	opt := vigor.Options{Replicates: *replicates, Seed: *seed, SampleVariance: *sample}
-	if e.progress && *replicates > 0 {
-		opt.Progress = func(done, total int) {
-			fmt.Fprintf(e.stderr, "\rbootstrap %d/%d", done, total)
-			if done == total {
-				fmt.Fprint(e.stderr, "\r\033[K")
-			}
-		}
-	}
+	opt.Progress = vigorProgress(e, "bootstrap", *replicates > 0)
 	rep, err := vigor.Analyze(context.Background(), in, opt)
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/jigbench/jigbench/core/fsutil"
+	"github.com/jigbench/jigbench/core/progress"
 	"github.com/jigbench/jigbench/core/vigor"
 )
 
@@ -118,13 +119,15 @@ func (f *vigorCampaignFlags) report(e *env, text, js, md, csv func(io.Writer) er
 	return text(e.stdout)
 }
 
-func vigorProgress(e *env, what string, on bool) func(done, total int) {
+// vigorProgress shows a bootstrap's progress on stderr when it is a
+// terminal and on is true: "what done/total", erased when done.
+func vigorProgress(e *env, what string, on bool) progress.Func {
 	if !e.progress || !on {
 		return nil
 	}
-	return func(done, total int) {
-		fmt.Fprintf(e.stderr, "\r%s %d/%d", what, done, total)
-		if done == total {
+	return func(r progress.Report) {
+		fmt.Fprintf(e.stderr, "\r%s %d/%d", what, r.Done, r.Total)
+		if r.Done == r.Total {
 			fmt.Fprint(e.stderr, "\r\033[K")
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/jigbench/jigbench/core/progress"
 	"github.com/jigbench/jigbench/core/vigor"
 )
 
@@ -249,9 +250,9 @@ func (a *AgreementPane) Compute() {
 	id := a.request.Add(1)
 	a.done.Store(0)
 	a.total.Store(int64(max(reps, 1)))
-	job.opts.Progress = func(done, total int) {
-		a.done.Store(int64(done))
-		a.total.Store(int64(max(total, 1)))
+	job.opts.Progress = func(r progress.Report) {
+		a.done.Store(r.Done)
+		a.total.Store(max(r.Total, 1))
 	}
 	a.running = true
 	a.compute.Disable()

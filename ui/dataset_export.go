@@ -16,6 +16,7 @@ import (
 
 	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/models"
+	"github.com/jigbench/jigbench/core/progress"
 )
 
 // Names of what "Export for models…" writes into its output folder
@@ -133,13 +134,15 @@ func (e *modelExport) Start() {
 			parts++
 		}
 	}
-	report := func(what string, done, total int) {
-		e.work.Post(func() {
-			if total > 0 {
-				e.progress.SetValue((float64(part) + float64(done)/float64(total)) / float64(parts))
-			}
-			e.line.SetText(fmt.Sprintf("%s: %d of %d", what, done, total))
-		})
+	report := func(what string) progress.Func {
+		return func(r progress.Report) {
+			e.work.Post(func() {
+				if r.Total > 0 {
+					e.progress.SetValue((float64(part) + r.Fraction()) / float64(parts))
+				}
+				e.line.SetText(fmt.Sprintf("%s: %d of %d", what, r.Done, r.Total))
+			})
+		}
 	}
 	e.work.Go(func() func() {
 		defer stop()
@@ -151,7 +154,7 @@ func (e *modelExport) Start() {
 			}
 			if doRequests {
 				path := filepath.Join(out, exportRequestsFile)
-				n, err := writeRequestsFile(ctx, truth, path, opt, func(d, t int) { report("Requests", d, t) })
+				n, err := writeRequestsFile(ctx, truth, path, opt, report("Requests"))
 				if err != nil {
 					return err
 				}
@@ -162,7 +165,7 @@ func (e *modelExport) Start() {
 			if doHF {
 				dir := filepath.Join(out, exportHFDir)
 				splits, err := models.ExportHF(ctx, truth, dir, models.HFOptions{
-					Progress: func(d, t int) { report("Hugging Face rows", d, t) },
+					Progress: report("Hugging Face rows"),
 				})
 				if err != nil {
 					return err
@@ -200,7 +203,7 @@ func (e *modelExport) Start() {
 
 // writeRequestsFile writes the batch requests of truth's instances to
 // path, replacing it only when complete.
-func writeRequestsFile(ctx context.Context, truth, path string, opt models.RequestOptions, progress func(done, total int)) (int, error) {
+func writeRequestsFile(ctx context.Context, truth, path string, opt models.RequestOptions, report progress.Func) (int, error) {
 	items, err := models.ListInstances(truth, models.SplitAll)
 	if err != nil {
 		return 0, err
@@ -210,7 +213,7 @@ func writeRequestsFile(ctx context.Context, truth, path string, opt models.Reque
 		return 0, err
 	}
 	defer f.Close()
-	n, err := models.WriteRequests(ctx, f, items, opt, progress)
+	n, err := models.WriteRequests(ctx, f, items, opt, report)
 	if err != nil {
 		return n, err
 	}

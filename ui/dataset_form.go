@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/jigbench/jigbench/core/dataset"
+	"github.com/jigbench/jigbench/core/progress"
 	"github.com/jigbench/jigbench/core/render/demo"
 )
 
@@ -200,10 +201,10 @@ func (f *DatasetForm) Start() {
 	f.cancel.Enable()
 	f.progress.SetValue(0)
 	f.line.SetText("Starting…")
-	c.Progress = func(p dataset.Progress) {
+	c.Progress = func(r progress.Report) {
 		f.work.Post(func() {
-			f.progress.SetValue(p.Fraction())
-			f.line.SetText(p.String())
+			f.progress.SetValue(r.Fraction())
+			f.line.SetText(r.Detail)
 		})
 	}
 	f.work.Go(func() func() {

@@ -19,6 +19,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/jigbench/jigbench/core/fsutil"
+	"github.com/jigbench/jigbench/core/progress"
 	"github.com/jigbench/jigbench/core/puzzle"
 	"github.com/jigbench/jigbench/core/render"
 	"github.com/jigbench/jigbench/core/render/demo"
@@ -227,28 +228,24 @@ func (s *ScorePane) recompute() {
 	truthDir, sources := s.truthDir, slices.Clone(s.sources)
 	s.showProgress("Loading truth…", 0)
 	var last atomic.Int64
-	progress := func(stage string, done, total int64) {
+	report := func(r progress.Report) {
 		now := time.Now().UnixNano()
-		if prev := last.Load(); now-prev < int64(progressEvery) && done < total {
+		if prev := last.Load(); now-prev < int64(progressEvery) && r.Done < r.Total {
 			return
 		}
 		last.Store(now)
-		frac := 0.0
-		if total > 0 {
-			frac = float64(done) / float64(total)
-		}
 		s.work.Post(func() {
 			if s.request.Load() == id {
-				s.showProgress(fmt.Sprintf("%s — %d of %d", stage, done, total), frac)
+				s.showProgress(fmt.Sprintf("%s — %d of %d", r.Stage, r.Done, r.Total), r.Fraction())
 			}
 		})
 	}
 	s.work.Go(func() func() {
 		defer cancel()
-		truth, err := score.LoadTruth(ctx, truthDir, progress)
+		truth, err := score.LoadTruth(ctx, truthDir, report)
 		var rep *score.Report
 		if err == nil {
-			rep, err = score.Evaluate(ctx, truth, sources, score.Options{}, progress)
+			rep, err = score.Evaluate(ctx, truth, sources, score.Options{}, report)
 		}
 		if err != nil {
 			return func() {
@@ -273,7 +270,7 @@ func (s *ScorePane) recompute() {
 		})
 		// Second pass, after the table is on screen: PA up to exchangeable
 		// pieces, from each answered instance's solved.png (slow, cached).
-		full, err := score.Evaluate(ctx, truth, sources, score.Options{Exchange: s.cachedExchange}, progress)
+		full, err := score.Evaluate(ctx, truth, sources, score.Options{Exchange: s.cachedExchange}, report)
 		return func() {
 			if s.request.Load() != id {
 				return
@@ -364,10 +361,10 @@ func (s *ScorePane) loadDemo() {
 	s.showProgress("Making the demo puzzles and scoring simulated models…", 0)
 	s.status.Set("Score: making the demo puzzles…")
 	s.work.Go(func() func() {
-		rep, mem, err := demoScoreReport(func(done, total int) {
+		rep, mem, err := demoScoreReport(func(r progress.Report) {
 			s.work.Post(func() {
 				if s.request.Load() == id {
-					s.showProgress(fmt.Sprintf("Making the demo puzzles — %d of %d", done, total), float64(done)/float64(total))
+					s.showProgress(fmt.Sprintf("Making the demo puzzles — %d of %d", r.Done, r.Total), r.Fraction())
 				}
 			})
 		})
@@ -382,14 +379,12 @@ func (s *ScorePane) loadDemo() {
 
 // demoScoreReport generates demo instances at 4×4 and 8×8 in memory and
 // scores core's demo models on them.
-func demoScoreReport(progress func(done, total int)) (*score.Report, map[string]*render.Generated, error) {
+func demoScoreReport(report progress.Func) (*score.Report, map[string]*render.Generated, error) {
 	mem := map[string]*render.Generated{}
 	var truths []*score.Truth
 	names := demo.Names()[:min(6, len(demo.Names()))]
 	for i, name := range names {
-		if progress != nil {
-			progress(i, len(names)+1)
-		}
+		report.Call(progress.Report{Done: int64(i), Total: int64(len(names) + 1)})
 		img, err := demo.Image(name)
 		if err != nil {
 			return nil, nil, err
@@ -410,9 +405,7 @@ func demoScoreReport(progress func(done, total int)) (*score.Report, map[string]
 	if err != nil {
 		return nil, nil, err
 	}
-	if progress != nil {
-		progress(len(names), len(names)+1)
-	}
+	report.Call(progress.Report{Done: int64(len(names)), Total: int64(len(names) + 1)})
 	rep, err := score.DemoReport(context.Background(), truth)
 	return rep, mem, err
 }

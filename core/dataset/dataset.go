@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/jigbench/jigbench/core/fsutil"
+	"github.com/jigbench/jigbench/core/progress"
 	"github.com/jigbench/jigbench/core/puzzle"
 	"github.com/jigbench/jigbench/core/render/demo"
 )
@@ -85,9 +86,11 @@ type Config struct {
 	Shard Shard
 
 	// Progress, if set, is called after every finished instance and once at
-	// the end. Calls come from worker goroutines, one at a time, and hold up
-	// the work while they run: hand results to a UI thread, don't draw here.
-	Progress func(Progress)
+	// the end, counting instances; Detail is the line "120/400 instances
+	// (30%) · 3 already done · 4.21/s · ETA 1m06s". Calls come from worker
+	// goroutines, one at a time, and hold up the work while they run: hand
+	// results to a UI thread, don't draw here.
+	Progress progress.Func
 	// OnIssue, if set, is called when a source or instance is skipped (or
 	// with Issue.Note set, for something worth telling), from worker
 	// goroutines, one at a time, never at the same time as Progress.
@@ -280,8 +283,8 @@ func newIssue(file, name string, grid int, err error) Issue {
 	return Issue{File: file, Grid: grid, Message: msg}
 }
 
-// Progress is how far a run is.
-type Progress struct {
+// tally is how far a run is, what its progress reports say.
+type tally struct {
 	Done  int // instances finished: generated, found already done, or failed
 	Total int // instances this run (this shard) will produce or skip
 
@@ -296,8 +299,8 @@ type Progress struct {
 	ETA  time.Duration
 }
 
-// Fraction is Done/Total in [0, 1].
-func (p Progress) Fraction() float64 {
+// fraction is Done/Total in [0, 1].
+func (p tally) fraction() float64 {
 	if p.Total == 0 {
 		return 1
 	}
@@ -306,8 +309,8 @@ func (p Progress) Fraction() float64 {
 
 // String is a one-line summary, e.g.
 // "120/400 instances (30%) · 4.2/s · ETA 1m07s".
-func (p Progress) String() string {
-	s := fmt.Sprintf("%d/%d instances (%.0f%%)", p.Done, p.Total, 100*p.Fraction())
+func (p tally) String() string {
+	s := fmt.Sprintf("%d/%d instances (%.0f%%)", p.Done, p.Total, 100*p.fraction())
 	if p.Resumed > 0 {
 		s += fmt.Sprintf(" · %d already done", p.Resumed)
 	}

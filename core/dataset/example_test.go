@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/jigbench/jigbench/core/dataset"
+	"github.com/jigbench/jigbench/core/progress"
 )
 
 // A form (the GUI's "Generate dataset…") fills a Config, checks it, shows
@@ -28,10 +29,10 @@ func ExampleRun() {
 
 	ctx, cancel := context.WithCancel(context.Background()) // cancel() = the Cancel button
 	defer cancel()
-	c.Progress = func(p dataset.Progress) {
-		// p.Fraction() for a progress bar; p.Rate (instances/s) and p.ETA once
-		// known; p.String() is "120/400 instances (30%) · 4.21/s · ETA 1m06s".
-		_ = p.String()
+	c.Progress = func(p progress.Report) {
+		// p.Fraction() for a progress bar; p.Detail is the line
+		// "120/400 instances (30%) · 4.21/s · ETA 1m06s".
+		_ = p.Detail
 	}
 	c.OnIssue = func(is dataset.Issue) { fmt.Println("skipped", is.Error()) }
 	res, err := dataset.Run(ctx, c)

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/jigbench/jigbench/core/fsutil"
+	"github.com/jigbench/jigbench/core/progress"
 	"github.com/jigbench/jigbench/core/puzzle"
 	"github.com/jigbench/jigbench/core/render"
 	"github.com/jigbench/jigbench/core/render/demo"
@@ -205,7 +206,7 @@ type runner struct {
 	results chan *job // jobs whose every task is settled
 
 	mu    sync.Mutex // serialises Progress and OnIssue calls
-	prog  Progress
+	prog  tally
 	start time.Time
 }
 
@@ -295,7 +296,7 @@ func (r *runner) load(j *job) {
 		j.tasks = append(j.tasks, t)
 		if checkFinished(filepath.Join(r.c.Out, id), &t.entry, r.c.Options) {
 			t.state = taskResumed
-			r.count(func(p *Progress) { p.Resumed++ })
+			r.count(func(p *tally) { p.Resumed++ })
 		} else {
 			todo = append(todo, t)
 		}
@@ -358,7 +359,7 @@ func (r *runner) failTask(t *task, err error) {
 	is := newIssue(t.job.ref.file, t.job.ref.name, t.entry.Grid, err)
 	t.state, t.issue = taskFailed, &is
 	r.issue(is)
-	r.count(func(p *Progress) { p.Failed++ })
+	r.count(func(p *tally) { p.Failed++ })
 }
 
 // failSource leaves out every instance of j not already finished.
@@ -372,7 +373,7 @@ func (r *runner) failSource(j *job, err error) {
 		}
 	}
 	r.issue(is)
-	r.count(func(p *Progress) { p.Failed += n })
+	r.count(func(p *tally) { p.Failed += n })
 }
 
 // generate makes, encodes and writes one instance.
@@ -417,7 +418,7 @@ func (r *runner) produce(t *task) {
 		return
 	}
 	t.state, t.note = taskDone, g.Note
-	r.count(func(p *Progress) { p.Generated++ })
+	r.count(func(p *tally) { p.Generated++ })
 }
 
 // collect writes j's manifest lines and records its issues.
@@ -456,7 +457,7 @@ func (r *runner) collect(j *job, w io.Writer, res *Result) error {
 	return nil
 }
 
-func (r *runner) count(f func(*Progress)) {
+func (r *runner) count(f func(*tally)) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	f(&r.prog)
@@ -478,9 +479,7 @@ func (r *runner) reportLocked() {
 		p.Rate = float64(p.Generated) / p.Elapsed.Seconds()
 		p.ETA = time.Duration(float64(p.Total-p.Done) / p.Rate * float64(time.Second))
 	}
-	if r.c.Progress != nil {
-		r.c.Progress(*p)
-	}
+	r.c.Progress.Call(progress.Report{Done: int64(p.Done), Total: int64(p.Total), Detail: p.String()})
 }
 
 func (r *runner) issue(is Issue) {

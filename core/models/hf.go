@@ -11,6 +11,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/jigbench/jigbench/core/fsutil"
+	"github.com/jigbench/jigbench/core/progress"
 	"github.com/jigbench/jigbench/core/puzzle"
 )
 
@@ -62,8 +63,8 @@ func hfMetadata() string {
 type HFOptions struct {
 	RowGroupBytes int64 // a row group closes past this many bytes; default 100 MB
 	FileBytes     int64 // a file closes past this many bytes; default 1 GB
-	// Progress, if set, is called after each row with the rows done and to do.
-	Progress func(done, total int)
+	// Progress, if set, is called after each row, counting rows.
+	Progress progress.Func
 }
 
 // HFSplit describes one exported split.
@@ -112,9 +113,7 @@ func ExportHF(ctx context.Context, truth, out string, opt HFOptions) ([]HFSplit,
 		}
 		sp, err := writeSplit(ctx, dataDir, name, in, conds, opt, func() {
 			done++
-			if opt.Progress != nil {
-				opt.Progress(done, total)
-			}
+			opt.Progress.Call(progress.Report{Done: int64(done), Total: int64(total)})
 		})
 		if err != nil {
 			return nil, err

@@ -12,6 +12,7 @@ import (
 
 	"github.com/jigbench/jigbench/core/batch"
 	"github.com/jigbench/jigbench/core/fsutil"
+	"github.com/jigbench/jigbench/core/progress"
 	"github.com/jigbench/jigbench/core/render"
 )
 
@@ -31,8 +32,8 @@ const DefaultMaxTokens = 4096
 
 // WriteRequests writes one batch request line per instance × condition to w,
 // in the items' order and then condition order. The same inputs give the
-// same bytes. progress (may be nil) is called after each line.
-func WriteRequests(ctx context.Context, w io.Writer, items []Item, opt RequestOptions, progress func(done, total int)) (int, error) {
+// same bytes. report (may be nil) is called after each line, counting lines.
+func WriteRequests(ctx context.Context, w io.Writer, items []Item, opt RequestOptions, report progress.Func) (int, error) {
 	if opt.MaxTokens <= 0 {
 		opt.MaxTokens = DefaultMaxTokens
 	}
@@ -74,9 +75,7 @@ func WriteRequests(ctx context.Context, w io.Writer, items []Item, opt RequestOp
 			}
 			bw.WriteString(`","detail":"high"}}]}]}}` + "\n")
 			n++
-			if progress != nil {
-				progress(n, total)
-			}
+			report.Call(progress.Report{Done: int64(n), Total: int64(total)})
 		}
 	}
 	if err := bw.Flush(); err != nil {

@@ -22,6 +22,7 @@ import (
 
 	"github.com/jigbench/jigbench/core/batch"
 	"github.com/jigbench/jigbench/core/fsutil"
+	"github.com/jigbench/jigbench/core/progress"
 )
 
 // RunOptions say where to send a request file and how hard.
@@ -41,15 +42,17 @@ type RunOptions struct {
 	BackoffUnit time.Duration
 	Client      *http.Client // default: a client sized for Concurrency
 	// Progress, if set, is called after every finished request, one call
-	// at a time.
-	Progress func(RunProgress)
+	// at a time, counting requests (those answered before the run began
+	// and those given up on count as done); Detail is RunResult.String.
+	Progress progress.Func
 }
 
 // DefaultRetries is how often a failed request is retried by default.
 const DefaultRetries = 6
 
-// RunProgress is a run's state.
-type RunProgress struct {
+// RunResult is what a run has done: its progress while it runs, its
+// result when it returns.
+type RunResult struct {
 	Total   int // requests in the file
 	Skipped int // already answered in the output when the run began
 	Done    int // answered (status 200) in this run
@@ -61,7 +64,40 @@ type RunProgress struct {
 }
 
 // Remaining is how many requests are left.
-func (p RunProgress) Remaining() int { return p.Total - p.Skipped - p.Done - p.Failed }
+func (p RunResult) Remaining() int { return p.Total - p.Skipped - p.Done - p.Failed }
+
+// String is a one-line summary: done, rate, ETA, tokens, failures, e.g.
+// "120/400 done (20 before) · 2.10/s · ETA 2m13s · tokens 96k in, 12k out".
+func (p RunResult) String() string {
+	s := fmt.Sprintf("%d/%d done", p.Skipped+p.Done, p.Total)
+	if p.Skipped > 0 {
+		s += fmt.Sprintf(" (%d before)", p.Skipped)
+	}
+	if sec := p.Elapsed.Seconds(); p.Done+p.Failed > 0 && sec > 0 {
+		rate := float64(p.Done+p.Failed) / sec
+		s += fmt.Sprintf(" · %.2f/s", rate)
+		if left := p.Remaining(); left > 0 {
+			s += " · ETA " + (time.Duration(float64(left)/rate) * time.Second / time.Second * time.Second).String()
+		}
+	}
+	s += fmt.Sprintf(" · tokens %s in, %s out", compact(p.PromptTokens), compact(p.CompletionTokens))
+	if p.Failed > 0 || p.Retries > 0 {
+		s += fmt.Sprintf(" · %d failed, %d retries", p.Failed, p.Retries)
+	}
+	return s
+}
+
+// compact writes a token count in at most four characters or so: 950,
+// 9500, 95k, 9.5M.
+func compact(n int64) string {
+	switch {
+	case n >= 1e6:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 1e4:
+		return fmt.Sprintf("%.0fk", float64(n)/1e3)
+	}
+	return fmt.Sprint(n)
+}
 
 // requestRef is where a request line is in the request file.
 type requestRef struct {
@@ -76,7 +112,7 @@ type requestRef struct {
 // every answer received and nothing torn; a rerun resumes. It returns an
 // error only when the run as a whole cannot go on (files, cancellation); a
 // request that keeps failing is written as a failed line and counted.
-func Run(ctx context.Context, opt RunOptions) (RunProgress, error) {
+func Run(ctx context.Context, opt RunOptions) (RunResult, error) {
 	if opt.Concurrency <= 0 {
 		opt.Concurrency = 4
 	}
@@ -100,25 +136,25 @@ func Run(ctx context.Context, opt RunOptions) (RunProgress, error) {
 
 	refs, err := indexRequests(opt.Requests)
 	if err != nil {
-		return RunProgress{}, err
+		return RunResult{}, err
 	}
 	done, err := answeredIn(opt.Out)
 	if err != nil {
-		return RunProgress{}, err
+		return RunResult{}, err
 	}
 	out, err := os.OpenFile(opt.Out, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
-		return RunProgress{}, fmt.Errorf("cannot open %s: %v", opt.Out, fsutil.WithoutPath(err))
+		return RunResult{}, fmt.Errorf("cannot open %s: %v", opt.Out, fsutil.WithoutPath(err))
 	}
 	defer out.Close()
 	reqFile, err := fsutil.Open(opt.Requests)
 	if err != nil {
-		return RunProgress{}, err
+		return RunResult{}, err
 	}
 	defer reqFile.Close()
 
 	start := time.Now()
-	prog := RunProgress{Total: len(refs)}
+	prog := RunResult{Total: len(refs)}
 	var todo []requestRef
 	for _, r := range refs {
 		if done[r.customID] {
@@ -128,16 +164,14 @@ func Run(ctx context.Context, opt RunOptions) (RunProgress, error) {
 		}
 	}
 	var mu sync.Mutex // guards prog
-	report := func(f func(*RunProgress)) {
+	report := func(f func(*RunResult)) {
 		mu.Lock()
 		defer mu.Unlock()
 		f(&prog)
 		prog.Elapsed = time.Since(start)
-		if opt.Progress != nil {
-			opt.Progress(prog)
-		}
+		opt.Progress.Call(progress.Report{Done: int64(prog.Skipped + prog.Done + prog.Failed), Total: int64(prog.Total), Detail: prog.String()})
 	}
-	report(func(*RunProgress) {})
+	report(func(*RunResult) {})
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -189,7 +223,7 @@ func Run(ctx context.Context, opt RunOptions) (RunProgress, error) {
 					fail(fmt.Errorf("cannot append to %s: %v", opt.Out, fsutil.WithoutPath(err)))
 					return
 				}
-				report(func(p *RunProgress) {
+				report(func(p *RunResult) {
 					p.Retries += res.retries
 					if res.ok {
 						p.Done++

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/jigbench/jigbench/core/batch"
+	"github.com/jigbench/jigbench/core/progress"
 )
 
 const testKey = "sk-test-SECRET-8c1f"
@@ -185,11 +186,11 @@ func TestRunRetriesTimeoutsAndFailures(t *testing.T) {
 	ids := []string{"ok-1", "ok-2", "slow-1", "limited-1", "flaky-1", "trunc-1", "bad-1", "down-1"}
 	reqs := writeRequestFile(t, dir, ids)
 	out := filepath.Join(dir, "out.jsonl")
-	var last RunProgress
+	var last progress.Report
 	prog, err := Run(context.Background(), RunOptions{
 		Requests: reqs, Endpoint: srv.URL + "/v1", Out: out, APIKey: testKey,
 		Concurrency: 3, Timeout: 300 * time.Millisecond, Retries: 2, BackoffUnit: 5 * time.Millisecond,
-		Progress: func(p RunProgress) { last = p },
+		Progress: func(p progress.Report) { last = p },
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -200,8 +201,10 @@ func TestRunRetriesTimeoutsAndFailures(t *testing.T) {
 			t.Errorf("%s asked %d times, want %d", id, srv.attempts[id], n)
 		}
 	}
-	last.Elapsed = prog.Elapsed
-	if prog.Done != 6 || prog.Failed != 2 || prog.Retries != 6 || prog != last {
+	// The last report: every request settled, the counts in its line.
+	lastOK := last.Done == 8 && last.Total == 8 && strings.HasPrefix(last.Detail, "6/8 done · ") &&
+		strings.HasSuffix(last.Detail, " · tokens 600 in, 42 out · 2 failed, 6 retries")
+	if prog.Done != 6 || prog.Failed != 2 || prog.Retries != 6 || !lastOK {
 		t.Errorf("progress %+v (last reported %+v), want 6 done, 2 failed, 6 retries", prog, last)
 	}
 	if prog.PromptTokens != 600 || prog.CompletionTokens != 42 {
@@ -403,5 +406,22 @@ func TestRunResumeAfterKill(t *testing.T) {
 	}
 	if twice > 4 {
 		t.Errorf("%d requests asked twice; at most the 4 in flight may be", twice)
+	}
+}
+
+func TestRunResultLine(t *testing.T) {
+	for _, c := range []struct {
+		p    RunResult
+		want string
+	}{
+		{RunResult{Total: 10}, "0/10 done · tokens 0 in, 0 out"},
+		{RunResult{Total: 400, Skipped: 20, Done: 100, PromptTokens: 96_400, CompletionTokens: 9_999, Elapsed: 50 * time.Second},
+			"120/400 done (20 before) · 2.00/s · ETA 2m20s · tokens 96k in, 9999 out"},
+		{RunResult{Total: 8, Done: 6, Failed: 2, Retries: 6, PromptTokens: 2_500_000, Elapsed: 4 * time.Second},
+			"6/8 done · 2.00/s · tokens 2.5M in, 0 out · 2 failed, 6 retries"},
+	} {
+		if got := c.p.String(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.p, got, c.want)
+		}
 	}
 }

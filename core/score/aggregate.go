@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"sync/atomic"
 
+	"github.com/jigbench/jigbench/core/progress"
 	"github.com/jigbench/jigbench/core/rng"
 )
 
@@ -130,8 +131,8 @@ const replicateChunk = 250
 // of a group from math/rand/v2 PCG(Seed, FNV-1a(model, grid, condition) + c),
 // with indices drawn by Lemire's multiply-and-reject method, so the result
 // depends only on the seed and the group's instances in order.
-func Aggregate(ctx context.Context, scores []InstanceScore, opt BootstrapOptions, progress Progress) ([]Group, error) {
-	progress = serial(progress)
+func Aggregate(ctx context.Context, scores []InstanceScore, opt BootstrapOptions, report progress.Func) ([]Group, error) {
+	report = progress.Serial(report)
 	opt = opt.withDefaults()
 	type key struct {
 		model, condition string
@@ -209,7 +210,7 @@ func Aggregate(ctx context.Context, scores []InstanceScore, opt BootstrapOptions
 			}
 			means[gi][rep] = meanOf(sum, int(n))
 		}
-		progress("bootstrap", done.Add(1), total)
+		report(progress.Report{Stage: "bootstrap", Done: done.Add(1), Total: total})
 	})
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/big"
 
+	"github.com/jigbench/jigbench/core/progress"
 	"github.com/jigbench/jigbench/core/puzzle"
 )
 
@@ -67,9 +68,9 @@ func conditionAmbiguity(e puzzle.Exchange) ConditionAmbiguity {
 // Ambiguity computes the report for every instance of truth read from a
 // folder (with f, as scoring does, and reusing what scoring computed).
 // Instances whose classes cannot be computed are listed in Problems.
-func Ambiguity(ctx context.Context, truth *TruthSet, f ExchangeFunc, progress Progress) (*AmbiguityReport, error) {
-	progress = serial(progress)
-	problems, err := truth.computeExchange(ctx, nil, f, progress)
+func Ambiguity(ctx context.Context, truth *TruthSet, f ExchangeFunc, report progress.Func) (*AmbiguityReport, error) {
+	report = progress.Serial(report)
+	problems, err := truth.computeExchange(ctx, nil, f, report)
 	if err != nil {
 		return nil, err
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/jigbench/jigbench/core/batch"
 	"github.com/jigbench/jigbench/core/fsutil"
+	"github.com/jigbench/jigbench/core/progress"
 	"github.com/jigbench/jigbench/core/puzzle"
 )
 
@@ -163,8 +164,8 @@ const maxLineBytes = MaxAnswerBytes + 1<<20
 // instance (named <instance id>.json|.txt, or any name when the truth has a
 // single instance). Unusable lines and files are recorded, not fatal; an
 // error means the source as a whole cannot be read.
-func LoadAnswers(ctx context.Context, src Source, truth *TruthSet, progress Progress) (*AnswerSet, error) {
-	progress = serial(progress)
+func LoadAnswers(ctx context.Context, src Source, truth *TruthSet, report progress.Func) (*AnswerSet, error) {
+	report = progress.Serial(report)
 	set := &AnswerSet{Source: src, byID: map[string]int{}}
 	fi, err := os.Stat(src.Path)
 	switch {
@@ -173,9 +174,9 @@ func LoadAnswers(ctx context.Context, src Source, truth *TruthSet, progress Prog
 	case err != nil:
 		return nil, fmt.Errorf("answers %s: %w", src.Path, fsutil.WithoutPath(err))
 	case fi.IsDir():
-		err = loadFolder(ctx, set, truth, progress)
+		err = loadFolder(ctx, set, truth, report)
 	default:
-		err = loadFile(ctx, set, truth, progress, fi.Size())
+		err = loadFile(ctx, set, truth, report, fi.Size())
 	}
 	if err != nil {
 		return nil, err
@@ -197,7 +198,7 @@ func stem(path string) string {
 
 func looksBinary(head []byte) bool { return bytes.IndexByte(head, 0) >= 0 }
 
-func loadFile(ctx context.Context, set *AnswerSet, truth *TruthSet, progress Progress, size int64) error {
+func loadFile(ctx context.Context, set *AnswerSet, truth *TruthSet, report progress.Func, size int64) error {
 	path := set.Path
 	f, err := fsutil.Open(path)
 	if err != nil {
@@ -213,11 +214,11 @@ func loadFile(ctx context.Context, set *AnswerSet, truth *TruthSet, progress Pro
 		return fmt.Errorf("%s is a binary file, not answers (want JSONL, or a .json/.txt answer)", path)
 	}
 	if batch.LooksLikeOutput(head) {
-		return readBatchInto(ctx, set, truth, br, progress, size)
+		return readBatchInto(ctx, set, truth, br, report, size)
 	}
 	_, named := truth.Find(stem(path))
 	if isJSONLName(path) || !named && firstLineIsEnvelope(head) {
-		return readJSONL(ctx, set, truth, br, progress, size)
+		return readJSONL(ctx, set, truth, br, report, size)
 	}
 	ti, ok := truth.Find(stem(path))
 	if !ok {
@@ -232,7 +233,7 @@ func loadFile(ctx context.Context, set *AnswerSet, truth *TruthSet, progress Pro
 	}
 	var r AnswerReader
 	set.put(answerRecord(&r, ti, data, path))
-	progress("reading answers", 1, 1)
+	report(progress.Report{Stage: "reading answers", Done: 1, Total: 1})
 	return nil
 }
 
@@ -287,7 +288,7 @@ func answerRecord(r *AnswerReader, ti *TruthInstance, data []byte, where string)
 	return rec
 }
 
-func loadFolder(ctx context.Context, set *AnswerSet, truth *TruthSet, progress Progress) error {
+func loadFolder(ctx context.Context, set *AnswerSet, truth *TruthSet, report progress.Func) error {
 	entries, err := os.ReadDir(set.Path)
 	if err != nil {
 		return fmt.Errorf("read answers folder %s: %w", set.Path, fsutil.WithoutPath(err))
@@ -325,7 +326,7 @@ func loadFolder(ctx context.Context, set *AnswerSet, truth *TruthSet, progress P
 			recs[i] = readAnswerFile(r, ti, filepath.Join(set.Path, files[i]))
 			readers.Put(r)
 		}
-		progress("reading answers", done.Add(1), int64(len(files)))
+		report(progress.Report{Stage: "reading answers", Done: done.Add(1), Total: int64(len(files))})
 	})
 	if err != nil {
 		return err
@@ -383,7 +384,7 @@ func envelopeField(p *jparser, k int32) field {
 
 // readJSONL reads one answer a line. A line that is not valid JSON makes its
 // instance invalid when its "id" can still be read, and is listed otherwise.
-func readJSONL(ctx context.Context, set *AnswerSet, truth *TruthSet, br *bufio.Reader, progress Progress, size int64) error {
+func readJSONL(ctx context.Context, set *AnswerSet, truth *TruthSet, br *bufio.Reader, report progress.Func, size int64) error {
 	name := set.Path
 	var lp jparser
 	lp.lenient = true
@@ -426,7 +427,7 @@ func readJSONL(ctx context.Context, set *AnswerSet, truth *TruthSet, br *bufio.R
 				if err := ctx.Err(); err != nil {
 					return err
 				}
-				progress("reading answers", read, size)
+				report(progress.Report{Stage: "reading answers", Done: read, Total: size})
 			}
 		}
 		collecting, tooLong = false, false
@@ -437,7 +438,7 @@ func readJSONL(ctx context.Context, set *AnswerSet, truth *TruthSet, br *bufio.R
 			return fmt.Errorf("read %s: %w", name, err)
 		}
 	}
-	progress("reading answers", read, size)
+	report(progress.Report{Stage: "reading answers", Done: read, Total: size})
 	if answers == 0 && len(set.Records) == 0 && set.Unmatched == 0 {
 		if len(set.Problems) == 0 {
 			return fmt.Errorf("%s holds no answers", name)

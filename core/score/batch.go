@@ -14,6 +14,7 @@ import (
 
 	"github.com/jigbench/jigbench/core/batch"
 	"github.com/jigbench/jigbench/core/fsutil"
+	"github.com/jigbench/jigbench/core/progress"
 	"github.com/jigbench/jigbench/core/puzzle"
 )
 
@@ -24,25 +25,25 @@ import (
 // output file gives one answer set per condition its custom_ids name (shape
 // before rect) and ignores src.Condition; any other source gives the one set
 // of LoadAnswers.
-func LoadSources(ctx context.Context, src Source, truth *TruthSet, progress Progress) ([]*AnswerSet, error) {
+func LoadSources(ctx context.Context, src Source, truth *TruthSet, report progress.Func) ([]*AnswerSet, error) {
 	f, err := fsutil.Open(src.Path)
 	if err != nil {
-		set, err := LoadAnswers(ctx, src, truth, progress)
+		set, err := LoadAnswers(ctx, src, truth, report)
 		return []*AnswerSet{set}, err
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil || fi.IsDir() {
-		set, err := LoadAnswers(ctx, src, truth, progress)
+		set, err := LoadAnswers(ctx, src, truth, report)
 		return []*AnswerSet{set}, err
 	}
 	br := bufio.NewReaderSize(f, 64<<10)
 	head, _ := br.Peek(8 << 10)
 	if !batch.LooksLikeOutput(head) {
-		set, err := LoadAnswers(ctx, src, truth, progress)
+		set, err := LoadAnswers(ctx, src, truth, report)
 		return []*AnswerSet{set}, err
 	}
-	sets, err := readBatch(ctx, src, truth, br, serial(progress), fi.Size())
+	sets, err := readBatch(ctx, src, truth, br, progress.Serial(report), fi.Size())
 	if err != nil {
 		return nil, err
 	}
@@ -54,8 +55,8 @@ func LoadSources(ctx context.Context, src Source, truth *TruthSet, progress Prog
 
 // readBatchInto fills set with the answers a batch output file gives for
 // set.Condition (the LoadAnswers path).
-func readBatchInto(ctx context.Context, set *AnswerSet, truth *TruthSet, br *bufio.Reader, progress Progress, size int64) error {
-	sets, err := readBatch(ctx, set.Source, truth, br, progress, size)
+func readBatchInto(ctx context.Context, set *AnswerSet, truth *TruthSet, br *bufio.Reader, report progress.Func, size int64) error {
+	sets, err := readBatch(ctx, set.Source, truth, br, report, size)
 	if err != nil {
 		return err
 	}
@@ -75,7 +76,7 @@ func readBatchInto(ctx context.Context, set *AnswerSet, truth *TruthSet, br *buf
 // readBatch reads every line of a batch output file. The last status-200
 // line for a custom_id counts; a failed line replaces only another failed
 // one, so a resumed run's earlier failures do not hide its answers.
-func readBatch(ctx context.Context, src Source, truth *TruthSet, br *bufio.Reader, progress Progress, size int64) ([]*AnswerSet, error) {
+func readBatch(ctx context.Context, src Source, truth *TruthSet, br *bufio.Reader, report progress.Func, size int64) ([]*AnswerSet, error) {
 	byCond := map[string]*AnswerSet{}
 	answered := map[string]bool{} // custom_ids with a status-200 line
 	var general AnswerSet         // problems not tied to a condition
@@ -106,7 +107,7 @@ func readBatch(ctx context.Context, src Source, truth *TruthSet, br *bufio.Reade
 				if err := ctx.Err(); err != nil {
 					return nil, err
 				}
-				progress("reading answers", read, size)
+				report(progress.Report{Stage: "reading answers", Done: read, Total: size})
 			}
 		}
 		if err == io.EOF {
@@ -116,7 +117,7 @@ func readBatch(ctx context.Context, src Source, truth *TruthSet, br *bufio.Reade
 			return nil, fmt.Errorf("read %s: %w", src.Path, fsutil.WithoutPath(err))
 		}
 	}
-	progress("reading answers", size, size)
+	report(progress.Report{Stage: "reading answers", Done: size, Total: size})
 	var out []*AnswerSet
 	for _, c := range []string{puzzle.ConditionShape, puzzle.ConditionRect} {
 		if s, ok := byCond[c]; ok {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/jigbench/jigbench/core/progress"
 	"github.com/jigbench/jigbench/core/puzzle"
 )
 
@@ -102,8 +103,8 @@ type Options struct {
 // aggregates them into a report. Sources with the same model and condition
 // are merged (a later source's answer for an instance replaces an earlier
 // one's), so a model's answers may come in several files.
-func Evaluate(ctx context.Context, truth *TruthSet, sources []Source, opt Options, progress Progress) (*Report, error) {
-	progress = serial(progress)
+func Evaluate(ctx context.Context, truth *TruthSet, sources []Source, opt Options, report progress.Func) (*Report, error) {
+	report = progress.Serial(report)
 	type key struct{ model, condition string }
 	var order []key
 	sets := map[key]*AnswerSet{}
@@ -111,8 +112,9 @@ func Evaluate(ctx context.Context, truth *TruthSet, sources []Source, opt Option
 		if src.Condition == "" {
 			src.Condition = puzzle.ConditionShape
 		}
-		loaded, err := LoadSources(ctx, src, truth, func(stage string, done, total int64) {
-			progress(fmt.Sprintf("%s: %s (%d of %d)", stage, src.Model, i+1, len(sources)), done, total)
+		loaded, err := LoadSources(ctx, src, truth, func(r progress.Report) {
+			r.Stage = fmt.Sprintf("%s: %s (%d of %d)", r.Stage, src.Model, i+1, len(sources))
+			report(r)
 		})
 		if err != nil {
 			return nil, err
@@ -136,17 +138,17 @@ func Evaluate(ctx context.Context, truth *TruthSet, sources []Source, opt Option
 	for i, k := range order {
 		ordered[i] = sets[k]
 	}
-	return EvaluateSets(ctx, truth, ordered, opt, progress)
+	return EvaluateSets(ctx, truth, ordered, opt, report)
 }
 
 // EvaluateSets scores answer sets already loaded (or simulated) against
 // truth and aggregates them into a report, as Evaluate does after loading.
-func EvaluateSets(ctx context.Context, truth *TruthSet, sets []*AnswerSet, opt Options, progress Progress) (*Report, error) {
-	progress = serial(progress)
+func EvaluateSets(ctx context.Context, truth *TruthSet, sets []*AnswerSet, opt Options, report progress.Func) (*Report, error) {
+	report = progress.Serial(report)
 	rep := &Report{Format: ReportFormat, Truth: truth}
 	rep.Problems = append(rep.Problems, truth.Problems...)
 	if opt.Exchange != nil {
-		problems, err := truth.computeExchange(ctx, answeredIDs(sets), opt.Exchange, progress)
+		problems, err := truth.computeExchange(ctx, answeredIDs(sets), opt.Exchange, report)
 		if err != nil {
 			return nil, err
 		}
@@ -163,7 +165,7 @@ func EvaluateSets(ctx context.Context, truth *TruthSet, sets []*AnswerSet, opt O
 		rep.Instances = append(rep.Instances, scores...)
 		rep.Problems = append(rep.Problems, notes...)
 	}
-	groups, err := Aggregate(ctx, rep.Instances, opt.Bootstrap, progress)
+	groups, err := Aggregate(ctx, rep.Instances, opt.Bootstrap, report)
 	if err != nil {
 		return nil, err
 	}

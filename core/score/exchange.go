@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync/atomic"
 
+	"github.com/jigbench/jigbench/core/progress"
 	"github.com/jigbench/jigbench/core/puzzle"
 )
 
@@ -64,7 +65,7 @@ func answeredIDs(sets []*AnswerSet) map[string]bool {
 // stays on the Truth, so scoring the same TruthSet again reuses it; do not
 // call it on one TruthSet from two goroutines at once. Instances whose
 // classes cannot be computed are returned as problems.
-func (s *TruthSet) computeExchange(ctx context.Context, ids map[string]bool, f ExchangeFunc, progress Progress) ([]string, error) {
+func (s *TruthSet) computeExchange(ctx context.Context, ids map[string]bool, f ExchangeFunc, report progress.Func) ([]string, error) {
 	var todo []*TruthInstance
 	for i := range s.Instances {
 		ti := &s.Instances[i]
@@ -85,7 +86,7 @@ func (s *TruthSet) computeExchange(ctx context.Context, ids map[string]bool, f E
 		default:
 			results[i] = &TruthExchange{Shape: shape, Rect: rect}
 		}
-		progress("finding exchangeable pieces", done.Add(1), int64(len(todo)))
+		report(progress.Report{Stage: "finding exchangeable pieces", Done: done.Add(1), Total: int64(len(todo))})
 	})
 	if err != nil {
 		return nil, err

@@ -10,32 +10,14 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/jigbench/jigbench/core/dataset"
 	"github.com/jigbench/jigbench/core/fsutil"
 	"github.com/jigbench/jigbench/core/par"
+	"github.com/jigbench/jigbench/core/progress"
 	"github.com/jigbench/jigbench/core/puzzle"
 )
-
-// Progress reports long work: stage says what is being done, done of total
-// units (total 0 when unknown). Calls never overlap, but may come from any
-// goroutine; a GUI hands them to its UI thread itself.
-type Progress func(stage string, done, total int64)
-
-// serial wraps a Progress so concurrent workers may call it; nil stays a no-op.
-func serial(p Progress) Progress {
-	if p == nil {
-		return func(string, int64, int64) {}
-	}
-	var mu sync.Mutex
-	return func(stage string, done, total int64) {
-		mu.Lock()
-		defer mu.Unlock()
-		p(stage, done, total)
-	}
-}
 
 // TruthInstance is one instance's answer and where it was read from.
 type TruthInstance struct {
@@ -110,8 +92,8 @@ func (s *TruthSet) Grids() []int {
 // manifest.jsonl, a folder of instance folders (found up to three levels
 // down), or one instance folder. Unreadable instances are skipped and listed
 // in Problems; no instance at all is an error.
-func LoadTruth(ctx context.Context, dir string, progress Progress) (*TruthSet, error) {
-	progress = serial(progress)
+func LoadTruth(ctx context.Context, dir string, report progress.Func) (*TruthSet, error) {
+	report = progress.Serial(report)
 	fi, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -152,7 +134,7 @@ func LoadTruth(ctx context.Context, dir string, progress Progress) (*TruthSet, e
 		} else {
 			results[i].t = TruthOf(inst)
 		}
-		progress("reading instances", done.Add(1), int64(len(files)))
+		report(progress.Report{Stage: "reading instances", Done: done.Add(1), Total: int64(len(files))})
 	})
 	if err != nil {
 		return nil, err

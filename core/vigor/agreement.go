@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/jigbench/jigbench/core/progress"
 )
 
 // DefaultReplicates is the bootstrap size used unless told otherwise
@@ -30,9 +32,9 @@ type Options struct {
 	// SampleVariance divides variances by n−1 instead of n. The paper does
 	// not say which it used; the report says which is shown.
 	SampleVariance bool
-	// Progress, if set, is called from the calling goroutine with the
-	// number of bootstrap replicates done.
-	Progress func(done, total int)
+	// Progress, if set, is called from the calling goroutine, counting
+	// bootstrap replicates.
+	Progress progress.Func
 }
 
 // Analyze computes the agreement report of docs/metrics.md, "Agreement statistics". Inputs that

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/jigbench/jigbench/core/progress"
 )
 
 // handSplitJSON is a small split whose Table 2 figures are computed by hand
@@ -337,11 +339,11 @@ func TestBootstrapUndefinedAndCancel(t *testing.T) {
 		t.Error("a cancelled analysis should fail")
 	}
 	calls, last := 0, 0
-	_, err = Analyze(context.Background(), handInput(t), Options{Replicates: 250, Progress: func(done, total int) {
+	_, err = Analyze(context.Background(), handInput(t), Options{Replicates: 250, Progress: func(r progress.Report) {
 		calls++
-		last = done
-		if total != 250 {
-			t.Errorf("progress total %d", total)
+		last = int(r.Done)
+		if r.Total != 250 {
+			t.Errorf("progress total %d", r.Total)
 		}
 	}})
 	if err != nil || calls == 0 || last != 250 {

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/jigbench/jigbench/core/progress"
 	"github.com/jigbench/jigbench/core/rng"
 )
 
@@ -185,7 +186,7 @@ const replicateChunk = 100
 // runReplicates calls fn for replicates 0..B−1 on GOMAXPROCS goroutines,
 // each replicate with its own deterministic PCG stream, reporting progress
 // on the calling goroutine.
-func runReplicates(ctx context.Context, B int, seed uint64, progress func(done, total int), fn func(r *rand.Rand, b int)) error {
+func runReplicates(ctx context.Context, B int, seed uint64, report progress.Func, fn func(r *rand.Rand, b int)) error {
 	workers := min(runtime.GOMAXPROCS(0), (B+replicateChunk-1)/replicateChunk)
 	var next atomic.Int64
 	doneCh := make(chan int, workers)
@@ -214,9 +215,7 @@ func runReplicates(ctx context.Context, B int, seed uint64, progress func(done, 
 	done := 0
 	for n := range doneCh {
 		done += n
-		if progress != nil {
-			progress(done, B)
-		}
+		report.Call(progress.Report{Done: int64(done), Total: int64(B)})
 	}
 	return ctx.Err()
 }

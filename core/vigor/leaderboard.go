@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/jigbench/jigbench/core/progress"
 )
 
 // LeaderboardFormat tags the JSON leaderboard (docs/vigor-campaign.md).
@@ -20,9 +22,9 @@ type LeaderboardOptions struct {
 	// Condition is the judge condition ranked; "" takes with_gt when the
 	// input has it, else the first condition in order.
 	Condition  Condition
-	Replicates int    // bootstrap replicates; 0 skips the intervals
-	Seed       uint64 // seeds the bootstrap (PCG)
-	Progress   func(done, total int)
+	Replicates int           // bootstrap replicates; 0 skips the intervals
+	Seed       uint64        // seeds the bootstrap (PCG)
+	Progress   progress.Func // counts (scope, track) bootstraps
 }
 
 // Leaderboard is the paper's Table 3 twice over — the judge's and the
@@ -178,9 +180,7 @@ func BuildLeaderboard(ctx context.Context, in Input, opt LeaderboardOptions) (*L
 				return nil, err
 			}
 			done++
-			if opt.Progress != nil {
-				opt.Progress(done, total)
-			}
+			opt.Progress.Call(progress.Report{Done: int64(done), Total: int64(total)})
 		}
 	}
 	return lb, nil

@@ -390,13 +390,14 @@ type TrackProgress struct {
 	Flagged int
 }
 
-// Progress is an annotator's progress through a split.
-type Progress struct {
+// RaterProgress is an annotator's progress through a split (not a
+// progress.Report: it counts items rated, not work done).
+type RaterProgress struct {
 	Process, Result TrackProgress
 }
 
 // Total is the sum over both tracks.
-func (p Progress) Total() TrackProgress {
+func (p RaterProgress) Total() TrackProgress {
 	return TrackProgress{
 		Total:   p.Process.Total + p.Result.Total,
 		Rated:   p.Process.Rated + p.Result.Rated,
@@ -405,10 +406,10 @@ func (p Progress) Total() TrackProgress {
 	}
 }
 
-// ProgressOf computes progress from an annotator's ratings of sp; ratings of
+// RaterProgressOf computes progress from an annotator's ratings of sp; ratings of
 // items not in sp are ignored.
-func ProgressOf(sp *Split, ratings []Rating) Progress {
-	var p Progress
+func RaterProgressOf(sp *Split, ratings []Rating) RaterProgress {
+	var p RaterProgress
 	byItem := make(map[string]*Rating, len(ratings))
 	for i := range ratings {
 		byItem[ratings[i].Item] = &ratings[i]
@@ -469,18 +470,18 @@ func (s *Store) splitQuery(ctx context.Context, sp *Split) (Query, error) {
 	return Query{Split: sp.Name, Digest: digest}, nil
 }
 
-// Progress returns annotator's progress through sp.
-func (s *Store) Progress(ctx context.Context, sp *Split, annotator string) (Progress, error) {
+// RaterProgress returns annotator's progress through sp.
+func (s *Store) RaterProgress(ctx context.Context, sp *Split, annotator string) (RaterProgress, error) {
 	q, err := s.splitQuery(ctx, sp)
 	if err != nil {
-		return Progress{}, err
+		return RaterProgress{}, err
 	}
 	q.Annotator = annotator
 	rs, err := s.List(ctx, q)
 	if err != nil {
-		return Progress{}, err
+		return RaterProgress{}, err
 	}
-	return ProgressOf(sp, rs), nil
+	return RaterProgressOf(sp, rs), nil
 }
 
 // NextUnrated returns the position in order (indices into sp.Items, as from

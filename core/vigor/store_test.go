@@ -185,11 +185,11 @@ func testStoreProgressAndNextUnrated(t *testing.T, st *Store) {
 	save("r-0001", Scores{1, 1, 1, 1}, false)
 	save("r-0002", Scores{1, NoScore, 1, 1}, true) // partial
 	save("p-0002", Scores{50, 50, 50, 50}, false)
-	p, err := st.Progress(ctx, sp, "ann")
+	p, err := st.RaterProgress(ctx, sp, "ann")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Progress{Result: TrackProgress{Total: 3, Rated: 1, Partial: 1, Flagged: 1}, Process: TrackProgress{Total: 2, Rated: 1}}
+	want := RaterProgress{Result: TrackProgress{Total: 3, Rated: 1, Partial: 1, Flagged: 1}, Process: TrackProgress{Total: 2, Rated: 1}}
 	if p != want {
 		t.Errorf("progress = %+v, want %+v", p, want)
 	}

@@ -150,12 +150,12 @@ func (s *Session) AllRated() bool {
 
 // Tally is the annotator's progress through the split, from the ratings
 // the store confirmed.
-func (s *Session) Tally() vigor.Progress {
+func (s *Session) Tally() vigor.RaterProgress {
 	stored := make([]vigor.Rating, 0, len(s.stored))
 	for _, r := range s.stored {
 		stored = append(stored, r)
 	}
-	return vigor.ProgressOf(s.Split, stored)
+	return vigor.RaterProgressOf(s.Split, stored)
 }
 
 // Filter is the filter in force.
