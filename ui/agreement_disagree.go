@@ -215,14 +215,14 @@ func (a *AgreementPane) Review(i int) {
 	parts = append(parts, pics)
 	a.fillReviewPictures(pics, a.input.Split, it)
 
-	ratings := vigor.TextTable{Title: "Raters", Header: []string{"Rater"}}
-	judge := vigor.TextTable{Title: "Judge runs", Header: []string{"Condition", "Run"}}
+	ratings := vigor.Table{Title: "Raters", Columns: []string{"Rater"}}
+	judge := vigor.Table{Title: "Judge runs", Columns: []string{"Condition", "Run"}}
 	for _, dim := range vigor.Dims {
-		ratings.Header = append(ratings.Header, dim.Short(it.Track))
-		judge.Header = append(judge.Header, dim.Short(it.Track))
+		ratings.Columns = append(ratings.Columns, dim.Short(it.Track))
+		judge.Columns = append(judge.Columns, dim.Short(it.Track))
 	}
-	ratings.Header = append(ratings.Header, "Flagged", "Comment")
-	judge.Header = append(judge.Header, "Explanation")
+	ratings.Columns = append(ratings.Columns, "Flagged", "Comment")
+	judge.Columns = append(judge.Columns, "Explanation")
 	for _, r := range rv.Ratings {
 		row := append([]string{r.Annotator}, scoreCells(r.Scores)...)
 		flag := ""

@@ -48,7 +48,7 @@ func (a *AgreementPane) showBoard(judge []vigor.JudgeRecord, lb *vigor.Leaderboa
 		a.boardCond.SetSelected(string(lb.Condition))
 		a.boardNote.SetText("Split " + lb.Split + ", judge condition " + string(lb.Condition) + ", runs " + vigor.RunList(lb.Runs) + ". " +
 			"Scores 0–100 %; rank 1 is the best model. Ranks that agree give τ-b and ρ near 1.")
-		a.setTables(a.boardBox, &a.boardTabs, lb.TextTables())
+		a.setTables(a.boardBox, &a.boardTabs, lb.Tables())
 	}
 	a.boardCond.OnChanged = func(s string) { a.rankCondition(vigor.Condition(s)) }
 }

@@ -23,15 +23,15 @@ func (a *AgreementPane) showTables(rep *vigor.Report, conds *vigor.ConditionsRep
 	a.summary.SetText(fmt.Sprintf("Split %s: %d process and %d result items; %d annotators (%s); judge runs without GT: %s, with GT: %s.",
 		rep.Split, rep.Items.Process, rep.Items.Result, len(rep.Annotators), strings.Join(rep.Annotators, ", "),
 		vigor.RunList(rep.Runs.WithoutGT), vigor.RunList(rep.Runs.WithGT)))
-	tables := rep.TextTables()
+	tables := rep.Tables()
 	if conds != nil {
-		tables = slices.Insert(tables, 1, conds.TextTable())
+		tables = slices.Insert(tables, 1, conds.Tables()...)
 	}
 	a.setTables(a.tablesBox, &a.tables, tables)
 }
 
 // setTables replaces box's tables with ts.
-func (a *AgreementPane) setTables(box *fyne.Container, shown *[]*textTable, ts []vigor.TextTable) {
+func (a *AgreementPane) setTables(box *fyne.Container, shown *[]*textTable, ts []vigor.Table) {
 	*shown = nil
 	box.Objects = nil
 	for _, t := range ts {

@@ -63,7 +63,7 @@ func (t tableLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	return s
 }
 
-// textTable shows a vigor.TextTable: title, note, then a header row and the
+// textTable shows a vigor.Table: title, note, then a header row and the
 // rows, numbers right-aligned. cells keeps the labels for tests.
 type textTable struct {
 	title string
@@ -71,7 +71,7 @@ type textTable struct {
 	cells [][]*widget.Label // [row][col]; row 0 is the header
 }
 
-func newTextTable(t vigor.TextTable) *textTable {
+func newTextTable(t vigor.Table) *textTable {
 	tt := &textTable{title: t.Title}
 	var objs []fyne.CanvasObject
 	add := func(row []string, header bool) {
@@ -90,8 +90,8 @@ func newTextTable(t vigor.TextTable) *textTable {
 		}
 		tt.cells = append(tt.cells, labels)
 	}
-	header := make([]string, len(t.Header))
-	for i, h := range t.Header {
+	header := make([]string, len(t.Columns))
+	for i, h := range t.Columns {
 		// "Process MAE" over two lines keeps the columns narrow.
 		if a, b, ok := strings.Cut(h, " "); ok && (a == "Process" || a == "Result" || !strings.Contains(b, " ")) {
 			h = a + "\n" + b
@@ -119,7 +119,7 @@ func newTextTable(t vigor.TextTable) *textTable {
 	if len(t.Rows) > 0 {
 		bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 		bg.CornerRadius = theme.InputRadiusSize()
-		parts = append(parts, container.NewStack(bg, container.NewPadded(container.New(tableLayout{cols: len(t.Header)}, objs...))))
+		parts = append(parts, container.NewStack(bg, container.NewPadded(container.New(tableLayout{cols: len(t.Columns)}, objs...))))
 	}
 	tt.box = container.NewVBox(parts...)
 	return tt

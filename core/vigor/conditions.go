@@ -1,16 +1,13 @@
 package vigor
 
 import (
-	"bufio"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 )
 
 // ConditionsFormat tags the JSON per-condition report (docs/vigor-campaign.md).
@@ -215,26 +212,29 @@ func (cr *ConditionsReport) WriteJSON(w io.Writer) error {
 	return enc.Encode(cr)
 }
 
-func (cr *ConditionsReport) header() []string {
-	return []string{"", "Process MAE", "Process Acc", "Process Var", "Result MAE", "Result Acc", "Result Var"}
-}
-
-func (cr *ConditionsReport) tableRows() (rows, ciRows, diffRows [][]string) {
+// Tables returns the report's tables as the app shows them and WriteText
+// prints them: Table 2 with a row per condition and the paired differences
+// below, then, with bootstrap replicates, the rows' intervals.
+func (cr *ConditionsReport) Tables() []Table {
+	t2 := Table{Title: "Table 2 by judge condition",
+		Note:    "Judge runs " + cr.runsLine() + ". Paired differences A − B below the rows, estimate and interval.",
+		Columns: table2Columns}
+	ci := Table{Title: fmt.Sprintf("%.0f%% bootstrap intervals", 100*cr.CI.Level),
+		Note:    fmt.Sprintf("%d replicates, seed %d; %s.", cr.CI.Replicates, cr.CI.Seed, cr.CI.Method),
+		Columns: table2Columns}
 	for i := range cr.Rows {
 		r := &cr.Rows[i]
-		rows = append(rows, []string{r.Name(), fmtNum(r.Process.MAE), fmtPct(r.Process.Accuracy), fmtNum(r.Process.Variance),
-			fmtNum(r.Result.MAE), fmtPct(r.Result.Accuracy), fmtNum(r.Result.Variance)})
-		ciRows = append(ciRows, []string{r.Name(), r.ProcessCI.MAE.Format(3), pctInterval(r.ProcessCI.Accuracy), r.ProcessCI.Variance.Format(3),
-			r.ResultCI.MAE.Format(3), pctInterval(r.ResultCI.Accuracy), r.ResultCI.Variance.Format(3)})
+		t2.Rows = append(t2.Rows, table2Cells(r.Name(), &r.Process, &r.Result))
+		ci.Rows = append(ci.Rows, ciCells(r.Name(), &r.ProcessCI, &r.ResultCI))
 	}
-	for _, d := range cr.Diffs {
-		num := func(x Diff) string { return fmtSigned(x.Estimate) + " " + x.CI.Format(3) }
-		pct := func(x Diff) string { return fmtSignedPct(x.Estimate) + " " + pctInterval(x.CI) }
-		diffRows = append(diffRows, []string{string(d.A) + " − " + string(d.B),
-			num(d.Process.MAE), pct(d.Process.Accuracy), num(d.Process.Variance),
-			num(d.Result.MAE), pct(d.Result.Accuracy), num(d.Result.Variance)})
+	for i := range cr.Diffs {
+		d := &cr.Diffs[i]
+		t2.Rows = append(t2.Rows, diffCells(string(d.A)+" − "+string(d.B), &d.Process, &d.Result))
 	}
-	return rows, ciRows, diffRows
+	if cr.CI.Replicates == 0 {
+		return []Table{t2}
+	}
+	return []Table{t2, ci}
 }
 
 func (cr *ConditionsReport) runsLine() string {
@@ -245,69 +245,17 @@ func (cr *ConditionsReport) runsLine() string {
 	return strings.Join(parts, "; ")
 }
 
-// WriteText writes Table 2 with a row per condition, its intervals and the
-// paired differences, aligned for a terminal.
+// WriteText writes Tables aligned for a terminal.
 func (cr *ConditionsReport) WriteText(w io.Writer) error {
-	bw := bufio.NewWriter(w)
-	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
-	line := func(cells []string) { fmt.Fprintln(tw, strings.Join(cells, "\t")) }
-	fmt.Fprintf(tw, "ViGoR agreement by judge condition — split %s; judge runs %s\n", cr.Split, cr.runsLine())
-	fmt.Fprintf(tw, "Scores on a 0–1 scale; Var = mean per-item %s variance.\n\n", cr.Variance)
-	rows, ciRows, diffRows := cr.tableRows()
-	line(cr.header())
-	for _, r := range rows {
-		line(r)
-	}
-	if cr.CI.Replicates > 0 {
-		fmt.Fprintf(tw, "\n%.0f%% bootstrap intervals (%d replicates, seed %d; %s)\n", 100*cr.CI.Level, cr.CI.Replicates, cr.CI.Seed, cr.CI.Method)
-		line(cr.header())
-		for _, r := range ciRows {
-			line(r)
-		}
-	}
-	if len(diffRows) > 0 {
-		fmt.Fprintf(tw, "\nPaired differences (estimate and interval)\n")
-		line(cr.header())
-		for _, r := range diffRows {
-			line(r)
-		}
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	return bw.Flush()
-}
-
-// WriteMarkdown writes the same tables as Markdown.
-func (cr *ConditionsReport) WriteMarkdown(w io.Writer) error {
-	bw := bufio.NewWriter(w)
-	table := func(rows [][]string) {
-		mdRow(bw, cr.header())
-		fmt.Fprintf(bw, "|%s\n", strings.Repeat("---|", len(cr.header())))
-		for _, r := range rows {
-			mdRow(bw, r)
-		}
-	}
-	rows, ciRows, diffRows := cr.tableRows()
-	fmt.Fprintf(bw, "# ViGoR agreement by judge condition: %s\n\nJudge runs %s. Scores on a 0–1 scale; variance is the mean per-item %s variance.\n\n",
+	intro := fmt.Sprintf("ViGoR agreement by judge condition — split %s; judge runs %s. Scores on a 0–1 scale; Var = mean per-item %s variance.",
 		cr.Split, cr.runsLine(), cr.Variance)
-	fmt.Fprintf(bw, "## Table 2\n\n")
-	table(rows)
-	fmt.Fprintf(bw, "\n## %.0f%% bootstrap intervals\n\n%d replicates, seed %d; %s.\n\n", 100*cr.CI.Level, cr.CI.Replicates, cr.CI.Seed, cr.CI.Method)
-	table(ciRows)
-	if len(diffRows) > 0 {
-		fmt.Fprintf(bw, "\n## Paired differences\n\n")
-		table(diffRows)
-	}
-	return bw.Flush()
+	return writeText(w, intro, cr.Tables(), "")
 }
 
-func mdRow(w io.Writer, cells []string) {
-	esc := make([]string, len(cells))
-	for i, c := range cells {
-		esc[i] = mdEscape(c)
-	}
-	fmt.Fprintf(w, "| %s |\n", strings.Join(esc, " | "))
+// WriteMarkdown writes Tables as Markdown.
+func (cr *ConditionsReport) WriteMarkdown(w io.Writer) error {
+	intro := fmt.Sprintf("Judge runs %s. Scores on a 0–1 scale; variance is the mean per-item %s variance.", cr.runsLine(), cr.Variance)
+	return writeMarkdown(w, "ViGoR agreement by judge condition: "+cr.Split, intro, cr.Tables())
 }
 
 // ConditionsCSVColumns is the header of WriteCSV.
@@ -316,8 +264,7 @@ var ConditionsCSVColumns = [...]string{"section", "condition", "versus", "track"
 // WriteCSV writes every figure as one long table, one figure a row, at
 // full precision ("undefined" where undefined).
 func (cr *ConditionsReport) WriteCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
-	cw.Write(ConditionsCSVColumns[:])
+	out := Table{Columns: ConditionsCSVColumns[:]}
 	row := func(section string, c, versus Condition, t Track, stat string, v Value, ci Interval, items, cells string) {
 		lo, hi := "", ""
 		if ci.OK() {
@@ -327,7 +274,7 @@ func (cr *ConditionsReport) WriteCSV(w io.Writer) error {
 		if section == "table2" && c == "" {
 			name = "human_experts"
 		}
-		cw.Write([]string{section, name, string(versus), string(t), stat, csvNum(v), lo, hi, items, cells})
+		out.Rows = append(out.Rows, []string{section, name, string(versus), string(t), stat, csvNum(v), lo, hi, items, cells})
 	}
 	for i := range cr.Rows {
 		r := &cr.Rows[i]
@@ -347,8 +294,7 @@ func (cr *ConditionsReport) WriteCSV(w io.Writer) error {
 			row("difference", d.A, d.B, t, "variance", dc.Variance.Estimate, dc.Variance.CI, "", "")
 		}
 	}
-	cw.Flush()
-	return cw.Error()
+	return out.writeCSV(w)
 }
 
 // csvNum writes a statistic at full precision, "undefined" where undefined.

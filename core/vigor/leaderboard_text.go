@@ -1,14 +1,11 @@
 package vigor
 
 import (
-	"bufio"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 )
 
 // WriteJSON writes the leaderboard as indented JSON.
@@ -59,16 +56,23 @@ func (lb *Leaderboard) entry(by, group string, t Track, dim, model string) *Lead
 }
 
 // table3 is one group's Table 3: a row per model, per dimension the
-// judge's and the humans' percentages.
-func (lb *Leaderboard) table3(by, group string, t Track, withCI bool) (header []string, rows [][]string) {
+// judge's and the humans' percentages, with their intervals if withCI.
+func (lb *Leaderboard) table3(by, group string, t Track, withCI bool) Table {
+	tb := Table{Title: fmt.Sprintf("%s %s, %s track", by, group, t), Columns: []string{"Model", "Items"}}
+	if by == "all" {
+		tb.Title = fmt.Sprintf("Table 3, %s track", t)
+		tb.Note = "Per model, judge and humans over the same items, in %."
+		if withCI {
+			tb.Note = "Per model, judge and humans over the same items, in %; intervals from the item bootstrap."
+		}
+	}
 	cols := lb.columns(by, group, t)
-	header = []string{"Model", "Items"}
 	for _, c := range cols {
 		short := "Avg"
 		if d, ok := ParseDim(c); ok && c != DimAverage {
 			short = d.Short(t)
 		}
-		header = append(header, short+" judge", short+" humans")
+		tb.Columns = append(tb.Columns, short+" judge", short+" humans")
 	}
 	for _, m := range lb.groupModels(by, group, t) {
 		row := []string{m, ""}
@@ -84,12 +88,25 @@ func (lb *Leaderboard) table3(by, group string, t Track, withCI bool) (header []
 			row = append(row, j, h)
 		}
 		row[1] = strconv.Itoa(items)
-		rows = append(rows, row)
+		tb.Rows = append(tb.Rows, row)
 	}
-	return header, rows
+	return tb
 }
 
-var rankHeader = []string{"Group", "Track", "Dimension", "Models", "Kendall τ-b", "Spearman ρ", "Runs' τ-b (mean; pairs)"}
+// rankTable is the ranking agreement of the whole split and each domain,
+// and of each subdomain too if subdomains.
+func (lb *Leaderboard) rankTable(subdomains bool) Table {
+	tb := Table{Title: "Ranking agreement",
+		Note: "Judge vs humans over the models (Kendall τ-b, Spearman ρ, intervals in brackets); " +
+			"runs' τ-b: how alike the judge's runs rank the models.",
+		Columns: []string{"Group", "Track", "Dimension", "Models", "Kendall τ-b", "Spearman ρ", "Runs' τ-b (mean; pairs)"}}
+	for i := range lb.Rankings {
+		if ra := &lb.Rankings[i]; subdomains || ra.By != "subdomain" {
+			tb.Rows = append(tb.Rows, ra.cells())
+		}
+	}
+	return tb
+}
 
 func (ra *RankAgreement) cells() []string {
 	pairs := make([]string, len(ra.RunStability))
@@ -105,71 +122,43 @@ func (ra *RankAgreement) cells() []string {
 		fmtNum(ra.MeanRunTau) + "; " + strings.Join(pairs, ", ")}
 }
 
-// WriteText writes the whole-split Table 3 per track and the ranking
-// agreement of every group.
-func (lb *Leaderboard) WriteText(w io.Writer) error {
-	bw := bufio.NewWriter(w)
-	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
-	line := func(cells []string) { fmt.Fprintln(tw, strings.Join(cells, "\t")) }
-	fmt.Fprintln(tw, lb.intro()+".")
+// splitTables are the whole split's Table 3 per track with items and the
+// ranking agreement without subdomains.
+func (lb *Leaderboard) splitTables(withCI bool) []Table {
+	var ts []Table
 	for _, t := range Tracks {
-		header, rows := lb.table3("all", "all", t, false)
-		if len(rows) == 0 {
-			continue
-		}
-		fmt.Fprintf(tw, "\n%s track\n", t)
-		line(header)
-		for _, r := range rows {
-			line(r)
+		if tb := lb.table3("all", "all", t, withCI); len(tb.Rows) > 0 {
+			ts = append(ts, tb)
 		}
 	}
-	fmt.Fprintf(tw, "\nRanking agreement, judge vs humans (intervals in brackets); stability: τ-b between judge runs\n")
-	line(rankHeader)
-	for i := range lb.Rankings {
-		if lb.Rankings[i].By != "subdomain" {
-			line(lb.Rankings[i].cells())
-		}
-	}
-	fmt.Fprintln(tw, "\nPer subdomain, and every group's table with intervals: the Markdown, JSON and CSV reports.")
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	return bw.Flush()
+	return append(ts, lb.rankTable(false))
+}
+
+// Tables returns the tables the app shows: the whole split's Table 3 per
+// track, with intervals when there are bootstrap replicates, and the
+// ranking agreement of the split and each domain.
+func (lb *Leaderboard) Tables() []Table { return lb.splitTables(lb.CI.Replicates > 0) }
+
+// WriteText writes the whole split's Table 3 per track (without intervals,
+// to fit a terminal) and the ranking agreement of the split and each domain.
+func (lb *Leaderboard) WriteText(w io.Writer) error {
+	return writeText(w, lb.intro()+".", lb.splitTables(false),
+		"Per subdomain, and every group's table with intervals: the Markdown, JSON and CSV reports.")
 }
 
 // WriteMarkdown writes Table 3 with intervals for every group, then the
-// ranking agreement.
+// ranking agreement of every group.
 func (lb *Leaderboard) WriteMarkdown(w io.Writer) error {
-	bw := bufio.NewWriter(w)
-	table := func(header []string, rows [][]string) {
-		mdRow(bw, header)
-		fmt.Fprintf(bw, "|%s\n", strings.Repeat("---|", len(header)))
-		for _, r := range rows {
-			mdRow(bw, r)
-		}
-	}
-	fmt.Fprintf(bw, "# ViGoR leaderboard: %s\n\n%s.\n", lb.Split, lb.intro())
+	var ts []Table
 	seen := make(map[[3]string]bool)
 	for _, ra := range lb.Rankings {
 		k := [3]string{ra.By, ra.Group, string(ra.Track)}
-		if seen[k] {
-			continue
+		if !seen[k] {
+			seen[k] = true
+			ts = append(ts, lb.table3(ra.By, ra.Group, ra.Track, lb.CI.Replicates > 0))
 		}
-		seen[k] = true
-		title := "All items"
-		if ra.By != "all" {
-			title = ra.By + " " + ra.Group
-		}
-		fmt.Fprintf(bw, "\n## %s, %s track\n\n", title, ra.Track)
-		table(lb.table3(ra.By, ra.Group, ra.Track, lb.CI.Replicates > 0))
 	}
-	fmt.Fprintf(bw, "\n## Ranking agreement\n\n")
-	var rows [][]string
-	for i := range lb.Rankings {
-		rows = append(rows, lb.Rankings[i].cells())
-	}
-	table(rankHeader, rows)
-	return bw.Flush()
+	return writeMarkdown(w, "ViGoR leaderboard: "+lb.Split, lb.intro()+".", append(ts, lb.rankTable(true)))
 }
 
 // LeaderboardCSVColumns is the header of WriteCSV.
@@ -180,14 +169,13 @@ var LeaderboardCSVColumns = [...]string{"section", "by", "group", "track", "dime
 // agreement (kendall_tau_b, spearman_rho) and each pair of runs' τ-b
 // (model "run A-B").
 func (lb *Leaderboard) WriteCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
-	cw.Write(LeaderboardCSVColumns[:])
+	out := Table{Columns: LeaderboardCSVColumns[:]}
 	row := func(section, by, group string, t Track, dim, model, stat string, v Value, ci Interval, n int) {
 		lo, hi := "", ""
 		if ci.OK() {
 			lo, hi = csvNum(ci.Lo), csvNum(ci.Hi)
 		}
-		cw.Write([]string{section, by, group, string(t), dim, model, stat, csvNum(v), lo, hi, strconv.Itoa(n)})
+		out.Rows = append(out.Rows, []string{section, by, group, string(t), dim, model, stat, csvNum(v), lo, hi, strconv.Itoa(n)})
 	}
 	for _, e := range lb.Entries {
 		row("leaderboard", e.By, e.Group, e.Track, e.Dimension, e.Model, "judge", e.Judge, e.JudgeCI, e.Items)
@@ -203,6 +191,5 @@ func (lb *Leaderboard) WriteCSV(w io.Writer) error {
 			row("run_stability", ra.By, ra.Group, ra.Track, ra.Dimension, fmt.Sprintf("run %d-%d", p.A, p.B), "tau_b", p.Tau, Interval{}, p.Models)
 		}
 	}
-	cw.Flush()
-	return cw.Error()
+	return out.writeCSV(w)
 }

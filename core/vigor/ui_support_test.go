@@ -10,12 +10,12 @@ import (
 	"testing"
 )
 
-func TestTextTablesMatchWriteText(t *testing.T) {
+func TestTablesMatchWriteText(t *testing.T) {
 	rep, err := Analyze(context.Background(), handInput(t), Options{Replicates: 200, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tables := rep.TextTables()
+	tables := rep.Tables()
 	if len(tables) != 7 || tables[0].Title != "Table 2" {
 		t.Fatalf("%d tables, first %q", len(tables), tables[0].Title)
 	}
@@ -60,12 +60,12 @@ func TestTextTablesMatchWriteText(t *testing.T) {
 	}
 }
 
-func TestTextTablesWithoutBootstrap(t *testing.T) {
+func TestTablesWithoutBootstrap(t *testing.T) {
 	rep, err := Analyze(context.Background(), handInput(t), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ci := rep.TextTables()[2]
+	ci := rep.Tables()[2]
 	if len(ci.Rows) != 0 || !strings.Contains(ci.Note, "0 replicates") {
 		t.Fatalf("intervals table without bootstrap: %q / %q", ci.Note, ci.Rows)
 	}
