@@ -18,7 +18,8 @@ type agreementTables struct {
 }
 
 // showTables shows the report's summary line and tables; conds, when
-// there are conditions beyond the paper's two, adds Table 2 by condition.
+// there are conditions beyond the paper's two, adds its tables (Table 2 by
+// condition and, with replicates, their intervals) after Table 2.
 func (a *AgreementPane) showTables(rep *vigor.Report, conds *vigor.ConditionsReport) {
 	a.summary.SetText(fmt.Sprintf("Split %s: %d process and %d result items; %d annotators (%s); judge runs without GT: %s, with GT: %s.",
 		rep.Split, rep.Items.Process, rep.Items.Result, len(rep.Annotators), strings.Join(rep.Annotators, ", "),
