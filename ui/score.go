@@ -22,8 +22,8 @@ import (
 	"github.com/jigbench/jigbench/core/progress"
 	"github.com/jigbench/jigbench/core/puzzle"
 	"github.com/jigbench/jigbench/core/render"
-	"github.com/jigbench/jigbench/core/render/demo"
 	"github.com/jigbench/jigbench/core/score"
+	"github.com/jigbench/jigbench/core/score/scoredemo"
 )
 
 // progressEvery throttles progress updates to the UI.
@@ -361,7 +361,7 @@ func (s *ScorePane) loadDemo() {
 	s.showProgress("Making the demo puzzles and scoring simulated models…", 0)
 	s.status.Set("Score: making the demo puzzles…")
 	s.work.Go(func() func() {
-		rep, mem, err := demoScoreReport(func(r progress.Report) {
+		rep, mem, err := scoredemo.Report(context.Background(), func(r progress.Report) {
 			s.work.Post(func() {
 				if s.request.Load() == id {
 					s.showProgress(fmt.Sprintf("Making the demo puzzles — %d of %d", r.Done, r.Total), r.Fraction())
@@ -375,39 +375,6 @@ func (s *ScorePane) loadDemo() {
 			s.status.Set(fmt.Sprintf("Score: the demo — %d simulated answers on puzzles made in memory.", len(rep.Instances)))
 		})
 	})
-}
-
-// demoScoreReport generates demo instances at 4×4 and 8×8 in memory and
-// scores core's demo models on them.
-func demoScoreReport(report progress.Func) (*score.Report, map[string]*render.Generated, error) {
-	mem := map[string]*render.Generated{}
-	var truths []*score.Truth
-	names := demo.Names()[:min(6, len(demo.Names()))]
-	for i, name := range names {
-		report.Call(progress.Report{Done: int64(i), Total: int64(len(names) + 1)})
-		img, err := demo.Image(name)
-		if err != nil {
-			return nil, nil, err
-		}
-		src := render.SourceFromImage(name, img)
-		for _, n := range []int{4, 8} {
-			opt := puzzle.DefaultOptions()
-			opt.Size = 512
-			g, err := render.Generate(src, n, uint64(i+1), opt)
-			if err != nil {
-				return nil, nil, err
-			}
-			mem[g.Instance.ID] = g
-			truths = append(truths, score.TruthOf(g.Instance))
-		}
-	}
-	truth, err := score.NewTruthSet(truths...)
-	if err != nil {
-		return nil, nil, err
-	}
-	report.Call(progress.Report{Done: int64(len(names)), Total: int64(len(names) + 1)})
-	rep, err := score.DemoReport(context.Background(), truth)
-	return rep, mem, err
 }
 
 // setReport shows a report in every view. fresh is a new scoring (new truth
