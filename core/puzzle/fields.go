@@ -3,6 +3,7 @@ package puzzle
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -198,50 +199,18 @@ var endsScalar = func() (t [256]bool) {
 // encoding/json, which decides and words the error.
 func parseSolutionObject(b []byte) (Solution, bool) {
 	s := scanner{data: b}
-	s.space()
-	if !s.consume('{') {
+	if !s.next('{') {
 		return nil, false
 	}
 	var sol Solution
 	var seen []bool
-	s.space()
-	if s.consume('}') {
-		_, err := s.end(nil)
-		return Solution{}, err == nil
-	}
-	for {
-		s.space()
-		if !s.consume('"') {
-			return nil, false
+	for empty := true; ; empty = false {
+		if empty && s.next('}') {
+			break
 		}
-		id, ok := s.integer()
-		if !ok || id < 0 || !s.consume('"') {
-			return nil, false
-		}
-		s.space()
-		if !s.consume(':') {
-			return nil, false
-		}
-		s.space()
-		if !s.consume('[') {
-			return nil, false
-		}
-		s.space()
-		row, ok := s.integer()
-		if !ok {
-			return nil, false
-		}
-		s.space()
-		if !s.consume(',') {
-			return nil, false
-		}
-		s.space()
-		col, ok := s.integer()
-		if !ok {
-			return nil, false
-		}
-		s.space()
-		if !s.consume(']') {
+		var id, row, col int
+		if !(s.next('"') && s.integer(&id) && id >= 0 && s.consume('"') && s.next(':') &&
+			s.next('[') && s.nextInteger(&row) && s.next(',') && s.nextInteger(&col) && s.next(']')) {
 			return nil, false
 		}
 		if id >= len(sol) {
@@ -256,28 +225,37 @@ func parseSolutionObject(b []byte) (Solution, bool) {
 		}
 		seen[id] = true
 		sol[id] = Cell{row, col}
-		s.space()
-		if s.consume('}') {
+		if s.next('}') {
 			break
 		}
 		if !s.consume(',') {
 			return nil, false
 		}
 	}
-	if _, err := s.end(nil); err != nil {
+	if _, err := s.end(nil); err != nil || slices.Contains(seen, false) {
 		return nil, false
 	}
-	for _, ok := range seen {
-		if !ok {
-			return nil, false
-		}
+	if sol == nil {
+		sol = Solution{}
 	}
 	return sol, true
 }
 
-// integer reads -?[0-9]+ as JSON writes an integer (no leading zeros),
-// refusing values beyond ±2^31.
-func (s *scanner) integer() (int, bool) {
+// next skips white space and consumes c if it comes next.
+func (s *scanner) next(c byte) bool {
+	s.space()
+	return s.consume(c)
+}
+
+// nextInteger skips white space and reads an integer into n.
+func (s *scanner) nextInteger(n *int) bool {
+	s.space()
+	return s.integer(n)
+}
+
+// integer reads -?[0-9]+ as JSON writes an integer (no leading zeros)
+// into v, refusing values of more than 9 digits.
+func (s *scanner) integer(v *int) bool {
 	neg := s.consume('-')
 	start := s.i
 	n := 0
@@ -285,17 +263,18 @@ func (s *scanner) integer() (int, bool) {
 		n = n*10 + int(s.data[s.i]-'0')
 		s.i++
 		if s.i-start > 9 {
-			return 0, false
+			return false
 		}
 	}
 	if s.i == start || (s.data[start] == '0' && s.i-start > 1) {
-		return 0, false
+		return false
 	}
 	if s.i < len(s.data) && (s.data[s.i] == '.' || s.data[s.i] == 'e' || s.data[s.i] == 'E') {
-		return 0, false
+		return false
 	}
 	if neg {
 		n = -n
 	}
-	return n, true
+	*v = n
+	return true
 }
