@@ -56,3 +56,23 @@ func BenchmarkExportHF(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkExportHFRatio is jigbench bench's export hf case (Measure, 7
+// interleaved runs) on its own; it reports the ratio to the copy floor.
+func BenchmarkExportHFRatio(b *testing.B) {
+	dir := b.TempDir()
+	ds, items, err := modelsDataset(dir, 4, ModelsExportCount)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for range b.N {
+		r, err := Measure(ExportHF(ds, items, dir), 7)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Log(r)
+		b.ReportMetric(r.Ratio, "ratio")
+		b.ReportMetric(r.WorkMS, "export-ms")
+		b.ReportMetric(r.FloorMS, "floor-ms")
+	}
+}

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -150,6 +152,7 @@ func writeSplit(ctx context.Context, dataDir, split string, items []Item, conds 
 		return err
 	}
 	row := make([]hfRow, 1)
+	pages := new(pageBufferPool)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// The writer copies each image into its page buffer, so the reader can
@@ -177,7 +180,11 @@ func writeSplit(ctx context.Context, dataDir, split string, items []Item, conds 
 				parquet.SkipPageBounds("image", "bytes"),
 				parquet.DataPageStatistics(false),
 				parquet.ColumnIndexSizeLimit(func([]string) int { return 16 }),
-				parquet.PageBufferSize(16<<20),
+				// Pages of about 1 MB (two sheets) keep the column and
+				// encoding buffers at a size parquet-go reuses; 16 MB
+				// pages had them grown and copied for every page.
+				parquet.PageBufferSize(1<<20),
+				parquet.ColumnPageBuffers(pages),
 				parquet.CreatedBy("jigbench", "", ""))
 			groupBytes = 0
 		}
@@ -346,6 +353,108 @@ func readFileInto(path string, buf []byte) ([]byte, error) {
 	}
 	_, err = b.ReadFrom(f)
 	return b.Bytes(), err
+}
+
+// pageChunk is the size of a pageBuffer's chunks: large enough that the
+// pages go to the file in few writes, small enough that a small column's
+// buffer wastes little.
+const pageChunk = 1 << 20
+
+// pageBufferPool holds each column's encoded pages until its row group is
+// written. parquet-go's default pool keeps them in 32 KB chunks from a
+// sync.Pool that garbage collections empty, so every row group allocated
+// its 100 MB again and wrote it in 32 KB pieces; this pool keeps its chunks
+// for the whole export and writes each in one call.
+type pageBufferPool struct {
+	mu     sync.Mutex
+	chunks [][]byte // free chunks
+}
+
+func (p *pageBufferPool) GetBuffer() io.ReadWriteSeeker { return &pageBuffer{pool: p} }
+
+func (p *pageBufferPool) PutBuffer(rw io.ReadWriteSeeker) {
+	b, ok := rw.(*pageBuffer)
+	if !ok {
+		return
+	}
+	p.mu.Lock()
+	p.chunks = append(p.chunks, b.chunks...)
+	p.mu.Unlock()
+	b.chunks, b.size, b.off = nil, 0, 0
+}
+
+func (p *pageBufferPool) chunk() []byte {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if n := len(p.chunks); n > 0 {
+		c := p.chunks[n-1]
+		p.chunks = p.chunks[:n-1]
+		return c
+	}
+	return make([]byte, pageChunk)
+}
+
+// pageBuffer is an in-memory io.ReadWriteSeeker in pageChunk chunks.
+type pageBuffer struct {
+	pool   *pageBufferPool
+	chunks [][]byte
+	size   int // bytes written
+	off    int // the read or write position
+}
+
+func (b *pageBuffer) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		i, at := b.off/pageChunk, b.off%pageChunk
+		if i == len(b.chunks) {
+			b.chunks = append(b.chunks, b.pool.chunk())
+		}
+		k := copy(b.chunks[i][at:], p)
+		p = p[k:]
+		b.off += k
+	}
+	b.size = max(b.size, b.off)
+	return n, nil
+}
+
+func (b *pageBuffer) Read(p []byte) (int, error) {
+	if b.off >= b.size {
+		return 0, io.EOF
+	}
+	i, at := b.off/pageChunk, b.off%pageChunk
+	n := copy(p, b.chunks[i][at:min(pageChunk, at+b.size-b.off)])
+	b.off += n
+	return n, nil
+}
+
+// WriteTo writes the rest of the buffer a chunk a call; bufio passes
+// writes this large straight to the file.
+func (b *pageBuffer) WriteTo(w io.Writer) (int64, error) {
+	var written int64
+	for b.off < b.size {
+		i, at := b.off/pageChunk, b.off%pageChunk
+		n, err := w.Write(b.chunks[i][at:min(pageChunk, at+b.size-b.off)])
+		b.off += n
+		written += int64(n)
+		if err != nil {
+			return written, err
+		}
+	}
+	return written, nil
+}
+
+func (b *pageBuffer) Seek(offset int64, whence int) (int64, error) {
+	switch whence {
+	case io.SeekCurrent:
+		offset += int64(b.off)
+	case io.SeekEnd:
+		offset += int64(b.size)
+	}
+	if offset < 0 {
+		return 0, fmt.Errorf("seek to %d, before the start", offset)
+	}
+	b.off = int(min(offset, int64(b.size)))
+	return int64(b.off), nil
 }
 
 func containsPath(list []string, p string) bool {

@@ -112,6 +112,10 @@ func (s Solution) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads the ID → [row, col] object.
 func (s *Solution) UnmarshalJSON(b []byte) error {
+	if sol, ok := parseSolutionObject(b); ok {
+		*s = sol
+		return nil
+	}
 	var m map[string][2]int
 	if err := json.Unmarshal(b, &m); err != nil {
 		return err
@@ -310,6 +314,12 @@ func parseSolution(data []byte) (solutionFile, error) {
 	data, err := instanceText(data)
 	if err != nil {
 		return f, err
+	}
+	// Only three of the file's members are decoded; the rest (pieces,
+	// edges, layout: 90% of a 16×16 file) are only scanned.
+	data, err = selectFields(data, "format", "grid", "solution")
+	if err != nil {
+		return f, fmt.Errorf("not a valid instance.json: %w", err)
 	}
 	if err := json.Unmarshal(data, &f); err != nil {
 		return f, fmt.Errorf("not a valid instance.json: %w", err)
