@@ -237,6 +237,13 @@ func filterRGBARow(out, cur, prev []byte, step int) byte {
 		return filterSub
 	}
 	prev = prev[:len(cur)]
+	if bytes.Equal(cur, prev) && subCostPositive(cur, step) {
+		// A repeated row (the background between a sheet's slots):
+		// Up and Paeth cost nothing, Sub something, so filterRow picks
+		// Up, which is all zeros.
+		clear(out)
+		return filterUp
+	}
 	// filterRow's samples: byte offsets k = 3, 3+3·step, … of the RGB row,
 	// that is pixels 1, 1+step, …
 	var cost [5]int
@@ -248,7 +255,7 @@ func filterRGBARow(out, cur, prev []byte, step int) byte {
 			cost[filterSub] += absSigned(x - a)
 			cost[filterUp] += absSigned(x - b)
 			cost[filterAverage] += absSigned(x - byte((int(a)+int(b))/2))
-			cost[filterPaeth] += absSigned(x - paeth(a, b, c))
+			cost[filterPaeth] += absSigned(x - paethFast(a, b, c))
 		}
 	}
 	best := filterSub
@@ -296,6 +303,18 @@ func filterRGBARow(out, cur, prev []byte, step int) byte {
 		}
 	}
 	return byte(best)
+}
+
+// subCostPositive reports whether filterRow's sampled Sub cost of the RGB
+// of RGBA row cur is above zero.
+func subCostPositive(cur []byte, step int) bool {
+	for p := 1; p < len(cur)/4; p += step {
+		k := 4 * p
+		if cur[k] != cur[k-4] || cur[k+1] != cur[k-3] || cur[k+2] != cur[k-2] {
+			return true
+		}
+	}
+	return false
 }
 
 // paethFast is paeth without branches on the distances' signs.

@@ -226,3 +226,35 @@ func TestGoldenSheetBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestFilterOpaqueRGBAMatchesRows: filtering opaque RGBA pixels in place
+// gives the bytes of filtering their RGB rows (filterImage), on images with
+// flat, repeated and noisy rows, at the sampling steps used; a translucent
+// pixel is reported.
+func TestFilterOpaqueRGBAMatchesRows(t *testing.T) {
+	for seed := range uint64(12) {
+		img := randomImage(0, 5+int(seed)*13, 9+int(seed)*3, seed).(*image.RGBA)
+		r := img.Rect
+		// Repeat some rows, as a sheet's background does.
+		for y := 2; y < r.Dy(); y += 3 {
+			copy(img.Pix[y*img.Stride:(y+1)*img.Stride], img.Pix[(y-1)*img.Stride:y*img.Stride])
+		}
+		if seed%4 == 0 { // a uniform row repeated: Sub costs nothing there
+			for x := range r.Dx() {
+				copy(img.Pix[4*x:4*x+4], []byte{9, 9, 9, 255})
+				copy(img.Pix[img.Stride+4*x:img.Stride+4*x+4], []byte{9, 9, 9, 255})
+			}
+		}
+		for _, step := range []int{1, filterStep} {
+			want := filterImage(nil, rgbRows(img.Pix, 0, img.Stride), 3*r.Dx(), r.Dy(), 3, step)
+			got, ok := filterOpaqueRGBA(nil, img.Pix, img.Stride, r.Dx(), r.Dy(), step)
+			if !ok || !bytes.Equal(got, want) {
+				t.Fatalf("seed %d step %d: opaque %v, bytes equal %v", seed, step, ok, bytes.Equal(got, want))
+			}
+		}
+		img.Pix[len(img.Pix)-1] = 254
+		if _, ok := filterOpaqueRGBA(nil, img.Pix, img.Stride, r.Dx(), r.Dy(), filterStep); ok {
+			t.Fatalf("seed %d: a translucent pixel was not reported", seed)
+		}
+	}
+}

@@ -121,15 +121,17 @@ func boxPlane(pix []uint8, stride, sw, sh, w, h int) []uint8 {
 	})
 	dst := make([]uint8, w*h)
 	inHalves(h, func(y0, y1 int) {
-		acc := make([]uint64, w)
+		// 32 bits suffice: the weights sum to 65536 and mid ≤ 255×256, so
+		// acc + 1<<23 < 65536×65280 + 1<<23 < 1<<32.
+		acc := make([]uint32, w)
 		for y := y0; y < y1; y++ {
 			t := yt[y]
 			clear(acc)
 			for k, wt := range t.weights {
 				in := mid[(t.first+k)*w : (t.first+k+1)*w]
-				w64 := uint64(wt)
+				in = in[:len(acc)]
 				for i, v := range in {
-					acc[i] += w64 * uint64(v)
+					acc[i] += wt * uint32(v)
 				}
 			}
 			out := dst[y*w : (y+1)*w]
