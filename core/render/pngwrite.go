@@ -92,13 +92,9 @@ func encodePNG(b *bytes.Buffer, img image.Image) error {
 	}
 	bufp := filterBuffers.Get().(*[]byte)
 	defer filterBuffers.Put(bufp)
-	var filtered []byte // set early only by the opaque RGBA fast path
 	switch m := img.(type) {
 	case *image.RGBA:
-		var opaque bool
-		*bufp, opaque = filterOpaqueRGBA(*bufp, m.Pix[m.PixOffset(r.Min.X, r.Min.Y):], m.Stride, w, h, filterStep)
-		if opaque {
-			filtered = *bufp
+		if m.Opaque() {
 			kind, bpp = pngRGB, 3
 			fill = rgbRows(m.Pix, m.PixOffset(r.Min.X, r.Min.Y), m.Stride)
 		} else {
@@ -137,10 +133,8 @@ func encodePNG(b *bytes.Buffer, img image.Image) error {
 	ihdr[8], ihdr[9] = 8, kind // bit depth 8; compression, filter, interlace 0
 	writeChunk(b, "IHDR", ihdr[:])
 
-	if filtered == nil {
-		filtered = filterImage(*bufp, fill, w*bpp, h, bpp, filterStep)
-		*bufp = filtered
-	}
+	filtered := filterImage(*bufp, fill, w*bpp, h, bpp, filterStep)
+	*bufp = filtered
 	// IDAT: length placeholder, then the zlib stream written straight into b.
 	b.Grow(len(filtered)/2 + 1024)
 	start := b.Len()
@@ -193,144 +187,31 @@ func filterImage(buf []byte, fill rowSource, stride, h, bpp, step int) []byte {
 	for y := range h {
 		out := filtered[y*(stride+1) : (y+1)*(stride+1)]
 		fill(cur, y)
-		out[0] = filterRow(out[1:], cur, prev, bpp, step, y == 0)
+		if y > 0 && bytes.Equal(cur, prev) && subCostPositive(cur, bpp, step) {
+			// A repeated row (the background between a sheet's slots):
+			// Up and Paeth cost nothing, Sub something, so filterRow
+			// would pick Up, which is all zeros.
+			out[0] = filterUp
+			clear(out[1:])
+		} else {
+			out[0] = filterRow(out[1:], cur, prev, bpp, step, y == 0)
+		}
 		prev, cur = cur, prev
 	}
 	return filtered
 }
 
-// filterOpaqueRGBA is filterImage(buf, rgbRows(pix, 0, stride), 3*w, h, 3,
-// step) read straight from the RGBA pixels, without copying rows to RGB
-// first: the same bytes. It stops and returns false at the first row with
-// a translucent pixel (the buffer is then only scratch memory).
-func filterOpaqueRGBA(buf, pix []byte, stride, w, h, step int) ([]byte, bool) {
-	n := 3*w + 1
-	filtered := slices.Grow(buf[:0], n*h)[:n*h]
-	var prev []byte
-	for y := range h {
-		cur := pix[y*stride : y*stride+4*w]
-		alpha := byte(0xFF)
-		for i := 3; i < len(cur); i += 4 {
-			alpha &= cur[i]
-		}
-		if alpha != 0xFF {
-			return filtered, false
-		}
-		out := filtered[y*n : (y+1)*n]
-		out[0] = filterRGBARow(out[1:], cur, prev, step)
-		prev = cur
-	}
-	return filtered, true
-}
-
-// filterRGBARow is filterRow for bpp 3 on the RGB of RGBA rows cur and prev
-// (nil for the first row): the same choice, the same output.
-func filterRGBARow(out, cur, prev []byte, step int) byte {
-	w := len(cur) / 4
-	out = out[:3*w]
-	if prev == nil {
-		copy(out[:3], cur[:3])
-		for p := 1; p < w; p++ {
-			o, x, a := out[3*p:3*p+3:3*p+3], cur[4*p:4*p+3:4*p+3], cur[4*p-4:4*p-1:4*p-1]
-			o[0], o[1], o[2] = x[0]-a[0], x[1]-a[1], x[2]-a[2]
-		}
-		return filterSub
-	}
-	prev = prev[:len(cur)]
-	if bytes.Equal(cur, prev) && subCostPositive(cur, step) {
-		// A repeated row (the background between a sheet's slots):
-		// Up and Paeth cost nothing, Sub something, so filterRow picks
-		// Up, which is all zeros.
-		clear(out)
-		return filterUp
-	}
-	// filterRow's samples: byte offsets k = 3, 3+3·step, … of the RGB row,
-	// that is pixels 1, 1+step, …
-	var cost [5]int
-	for p := 1; p < w; p += step {
-		for ch := range 3 {
-			k := 4*p + ch
-			x, a, b, c := cur[k], cur[k-4], prev[k], prev[k-4]
-			cost[filterNone] += absSigned(x)
-			cost[filterSub] += absSigned(x - a)
-			cost[filterUp] += absSigned(x - b)
-			cost[filterAverage] += absSigned(x - byte((int(a)+int(b))/2))
-			cost[filterPaeth] += absSigned(x - paethFast(a, b, c))
-		}
-	}
-	best := filterSub
-	for f := filterUp; f <= filterPaeth; f++ {
-		if cost[f] < cost[best] {
-			best = f
-		}
-	}
-	if cost[filterNone] < cost[best] {
-		best = filterNone
-	}
-	switch best {
-	case filterNone:
-		for p := range w {
-			o, x := out[3*p:3*p+3:3*p+3], cur[4*p:4*p+3:4*p+3]
-			o[0], o[1], o[2] = x[0], x[1], x[2]
-		}
-	case filterSub:
-		copy(out[:3], cur[:3])
-		for p := 1; p < w; p++ {
-			o, x, a := out[3*p:3*p+3:3*p+3], cur[4*p:4*p+3:4*p+3], cur[4*p-4:4*p-1:4*p-1]
-			o[0], o[1], o[2] = x[0]-a[0], x[1]-a[1], x[2]-a[2]
-		}
-	case filterUp:
-		for p := range w {
-			o, x, b := out[3*p:3*p+3:3*p+3], cur[4*p:4*p+3:4*p+3], prev[4*p:4*p+3:4*p+3]
-			o[0], o[1], o[2] = x[0]-b[0], x[1]-b[1], x[2]-b[2]
-		}
-	case filterAverage:
-		out[0], out[1], out[2] = cur[0]-prev[0]/2, cur[1]-prev[1]/2, cur[2]-prev[2]/2
-		for p := 1; p < w; p++ {
-			o, x, a, b := out[3*p:3*p+3:3*p+3], cur[4*p:4*p+3:4*p+3], cur[4*p-4:4*p-1:4*p-1], prev[4*p:4*p+3:4*p+3]
-			o[0] = x[0] - byte((int(a[0])+int(b[0]))/2)
-			o[1] = x[1] - byte((int(a[1])+int(b[1]))/2)
-			o[2] = x[2] - byte((int(a[2])+int(b[2]))/2)
-		}
-	default:
-		out[0], out[1], out[2] = cur[0]-prev[0], cur[1]-prev[1], cur[2]-prev[2]
-		for p := 1; p < w; p++ {
-			o, x := out[3*p:3*p+3:3*p+3], cur[4*p:4*p+3:4*p+3]
-			a, b, c := cur[4*p-4:4*p-1:4*p-1], prev[4*p:4*p+3:4*p+3], prev[4*p-4:4*p-1:4*p-1]
-			o[0] = x[0] - paethFast(a[0], b[0], c[0])
-			o[1] = x[1] - paethFast(a[1], b[1], c[1])
-			o[2] = x[2] - paethFast(a[2], b[2], c[2])
-		}
-	}
-	return byte(best)
-}
-
-// subCostPositive reports whether filterRow's sampled Sub cost of the RGB
-// of RGBA row cur is above zero.
-func subCostPositive(cur []byte, step int) bool {
-	for p := 1; p < len(cur)/4; p += step {
-		k := 4 * p
-		if cur[k] != cur[k-4] || cur[k+1] != cur[k-3] || cur[k+2] != cur[k-2] {
-			return true
+// subCostPositive reports whether filterRow's sampled Sub cost of row cur
+// is above zero.
+func subCostPositive(cur []byte, bpp, step int) bool {
+	for i := bpp; i < len(cur); i += step * bpp {
+		for k := i; k < i+bpp && k < len(cur); k++ {
+			if cur[k] != cur[k-bpp] {
+				return true
+			}
 		}
 	}
 	return false
-}
-
-// paethFast is paeth without branches on the distances' signs.
-func paethFast(a, b, c byte) byte {
-	ia, ib, ic := int(a), int(b), int(c)
-	pa, pb, pc := ib-ic, ia-ic, ia+ib-2*ic
-	pa = (pa ^ (pa >> 63)) - (pa >> 63)
-	pb = (pb ^ (pb >> 63)) - (pb >> 63)
-	pc = (pc ^ (pc >> 63)) - (pc >> 63)
-	if pb < pa {
-		ia, pa = ib, pb
-	}
-	if pc < pa {
-		ia = ic
-	}
-	return byte(ia)
 }
 
 // retryRatio: filtered data that deflates to less than 1/retryRatio of its

@@ -227,34 +227,38 @@ func TestGoldenSheetBytes(t *testing.T) {
 	}
 }
 
-// TestFilterOpaqueRGBAMatchesRows: filtering opaque RGBA pixels in place
-// gives the bytes of filtering their RGB rows (filterImage), on images with
-// flat, repeated and noisy rows, at the sampling steps used; a translucent
-// pixel is reported.
-func TestFilterOpaqueRGBAMatchesRows(t *testing.T) {
+// TestFilterImageRepeatedRows: filterImage's shortcut for a row equal to
+// the one above gives the bytes filterRow gives, on images with flat,
+// repeated and noisy rows (a uniform repeated row too, where Sub costs
+// nothing), at the sampling steps used.
+func TestFilterImageRepeatedRows(t *testing.T) {
 	for seed := range uint64(12) {
 		img := randomImage(0, 5+int(seed)*13, 9+int(seed)*3, seed).(*image.RGBA)
 		r := img.Rect
-		// Repeat some rows, as a sheet's background does.
 		for y := 2; y < r.Dy(); y += 3 {
 			copy(img.Pix[y*img.Stride:(y+1)*img.Stride], img.Pix[(y-1)*img.Stride:y*img.Stride])
 		}
-		if seed%4 == 0 { // a uniform row repeated: Sub costs nothing there
+		if seed%4 == 0 {
 			for x := range r.Dx() {
 				copy(img.Pix[4*x:4*x+4], []byte{9, 9, 9, 255})
 				copy(img.Pix[img.Stride+4*x:img.Stride+4*x+4], []byte{9, 9, 9, 255})
 			}
 		}
+		w, h := r.Dx(), r.Dy()
+		fill := rgbRows(img.Pix, 0, img.Stride)
 		for _, step := range []int{1, filterStep} {
-			want := filterImage(nil, rgbRows(img.Pix, 0, img.Stride), 3*r.Dx(), r.Dy(), 3, step)
-			got, ok := filterOpaqueRGBA(nil, img.Pix, img.Stride, r.Dx(), r.Dy(), step)
-			if !ok || !bytes.Equal(got, want) {
-				t.Fatalf("seed %d step %d: opaque %v, bytes equal %v", seed, step, ok, bytes.Equal(got, want))
+			want := make([]byte, 0, (3*w+1)*h)
+			cur, prev := make([]byte, 3*w), make([]byte, 3*w)
+			for y := range h {
+				fill(cur, y)
+				out := make([]byte, 3*w)
+				f := filterRow(out, cur, prev, 3, step, y == 0)
+				want = append(append(want, f), out...)
+				prev, cur = cur, prev
 			}
-		}
-		img.Pix[len(img.Pix)-1] = 254
-		if _, ok := filterOpaqueRGBA(nil, img.Pix, img.Stride, r.Dx(), r.Dy(), filterStep); ok {
-			t.Fatalf("seed %d: a translucent pixel was not reported", seed)
+			if got := filterImage(nil, fill, 3*w, h, 3, step); !bytes.Equal(got, want) {
+				t.Fatalf("seed %d step %d: filterImage differs from filterRow row by row", seed, step)
+			}
 		}
 	}
 }
