@@ -87,11 +87,6 @@ func encodePNG(b *bytes.Buffer, img image.Image) error {
 	var kind byte
 	var bpp int
 	var fill rowSource
-	if w <= 0 || h <= 0 || int64(w)*int64(h) >= 1<<31 {
-		return pngFallback.Encode(b, img) // and its error
-	}
-	bufp := filterBuffers.Get().(*[]byte)
-	defer filterBuffers.Put(bufp)
 	switch m := img.(type) {
 	case *image.RGBA:
 		if m.Opaque() {
@@ -125,6 +120,9 @@ func encodePNG(b *bytes.Buffer, img image.Image) error {
 	default:
 		return pngFallback.Encode(b, img)
 	}
+	if w <= 0 || h <= 0 || int64(w)*int64(h) >= 1<<31 {
+		return pngFallback.Encode(b, img) // and its error
+	}
 
 	b.WriteString("\x89PNG\r\n\x1a\n")
 	var ihdr [13]byte
@@ -133,6 +131,8 @@ func encodePNG(b *bytes.Buffer, img image.Image) error {
 	ihdr[8], ihdr[9] = 8, kind // bit depth 8; compression, filter, interlace 0
 	writeChunk(b, "IHDR", ihdr[:])
 
+	bufp := filterBuffers.Get().(*[]byte)
+	defer filterBuffers.Put(bufp)
 	filtered := filterImage(*bufp, fill, w*bpp, h, bpp, filterStep)
 	*bufp = filtered
 	// IDAT: length placeholder, then the zlib stream written straight into b.
