@@ -16,7 +16,7 @@ func init() {
 		usage: `usage: jigbench bench [--json] [--runs 7] [--image FILE]
     Each case runs interleaved with its floor (both in this run) and reports
     the medians and their ratio against the target:
-      generate N×N (N = 4, 8, 16; size 1024): one instance, all files written,
+      generate N×N (N = 4, 8, 16, 32; size 1024): one instance, all files written,
         vs decoding the source once and encoding its three PNGs at BestSpeed.
       dataset (4 sources × grids 4, 8, 12, 16; size 1024), per instance: with
         1 worker vs decoding + encoding the same instances (target ≤ 1.5), and

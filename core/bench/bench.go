@@ -227,7 +227,7 @@ func Run(o Options, report func(Result)) ([]Result, error) {
 		}
 	}
 	var cases []Case
-	for _, n := range []int{4, 8, 16} {
+	for _, n := range []int{4, 8, 16, 32} {
 		c, err := Generation(src, n, o.Dir)
 		if err != nil {
 			return nil, err

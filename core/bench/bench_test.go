@@ -14,7 +14,7 @@ func BenchmarkGenerate(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, n := range []int{4, 8, 16} {
+	for _, n := range []int{4, 8, 16, 32} {
 		b.Run(fmt.Sprintf("N=%d", n), func(b *testing.B) {
 			c, err := Generation(src, n, b.TempDir())
 			reportCase(b, c, err, 3, "ms/instance", "floor-ms", "x-floor")

@@ -51,14 +51,19 @@ func GenerateFrom(src *Source, prep *Prepared, n int, seed uint64, opt puzzle.Op
 			return nil, fmt.Errorf("%s: %w", src.Name, err)
 		}
 	}
-	return &Generated{
+	g := &Generated{
 		Puzzle:   p,
 		Instance: p.Instance(src.Name, src.Width, src.Height),
 		Solved:   prep.Image,
-		Shape:    Sheet(p, prep.Image, true, DefaultSheet),
-		Rect:     Sheet(p, prep.Image, false, DefaultSheet),
 		Note:     prep.Note,
-	}, nil
+	}
+	// The two sheets only read the puzzle and the solved image: draw them
+	// side by side.
+	var wg sync.WaitGroup
+	wg.Go(func() { g.Shape = Sheet(p, prep.Image, true, DefaultSheet) })
+	g.Rect = Sheet(p, prep.Image, false, DefaultSheet)
+	wg.Wait()
+	return g, nil
 }
 
 // Instance file names (docs/formats.md, "The instance file").

@@ -74,6 +74,7 @@ type labelStyle struct {
 	padX, padY int
 	gap        int             // between digits
 	pills      map[int][]uint8 // pill coverage (0–16) by label length
+	pillAlpha  map[int][]uint8 // the same as opacity (0–labelFillAlpha)
 }
 
 // newLabelStyle picks the digit height: 30 % of the shorter cell side
@@ -84,7 +85,7 @@ func newLabelStyle(pieceW, pieceH, maxID int) labelStyle {
 	m := min(pieceW, pieceH)
 	h := min(40, max(7, (3*m+5)/10))
 	for {
-		s := labelStyle{digitH: h, padX: max(2, (h+2)/3), padY: max(1, (h+3)/5), gap: max(1, h/12), pills: map[int][]uint8{}}
+		s := labelStyle{digitH: h, padX: max(2, (h+2)/3), padY: max(1, (h+3)/5), gap: max(1, h/12), pills: map[int][]uint8{}, pillAlpha: map[int][]uint8{}}
 		if h <= 6 || s.size(digits).X <= (85*pieceW)/100 {
 			return s
 		}
@@ -124,25 +125,52 @@ func drawLabel(dst *image.RGBA, s labelStyle, cx, cy int, text string) {
 		pill = pillCoverage(size.X, size.Y)
 		s.pills[len(text)] = pill
 	}
-	x0, y0 := cx-size.X/2, cy-size.Y/2
-	for y := 0; y < size.Y; y++ {
-		for x := 0; x < size.X; x++ {
-			if c := int(pill[y*size.X+x]); c > 0 {
-				blend(dst, x0+x, y0+y, labelFill, uint8((labelFillAlpha*c+8)/16))
-			}
+	alpha, ok := s.pillAlpha[len(text)]
+	if !ok {
+		alpha = make([]uint8, len(pill))
+		for i, c := range pill {
+			alpha[i] = uint8((labelFillAlpha*int(c) + 8) / 16)
 		}
+		s.pillAlpha[len(text)] = alpha
+	}
+	x0, y0 := cx-size.X/2, cy-size.Y/2
+	for y := range size.Y {
+		blendRow(dst, x0, y0+y, labelFill, alpha[y*size.X:(y+1)*size.X])
 	}
 	d := digitsAt(s.digitH)
 	x := x0 + s.padX
 	y := y0 + s.padY
 	for _, ch := range text {
 		g := d.glyph[ch-'0']
-		for gy := 0; gy < d.h; gy++ {
-			for gx := 0; gx < d.w; gx++ {
-				blend(dst, x+gx, y+gy, labelInk, g[gy*d.w+gx])
-			}
+		for gy := range d.h {
+			blendRow(dst, x, y+gy, labelInk, g[gy*d.w:(gy+1)*d.w])
 		}
 		x += d.w + s.gap
+	}
+}
+
+// blendRow is blend along row y from x0, pixel i with opacity alpha[i]/255,
+// clipped to dst once.
+func blendRow(dst *image.RGBA, x0, y int, c [3]uint8, alpha []uint8) {
+	if y < dst.Rect.Min.Y || y >= dst.Rect.Max.Y {
+		return
+	}
+	lo, hi := max(x0, dst.Rect.Min.X), min(x0+len(alpha), dst.Rect.Max.X)
+	if lo >= hi {
+		return
+	}
+	alpha = alpha[lo-x0 : hi-x0]
+	row := dst.Pix[dst.PixOffset(lo, y):][:4*len(alpha)]
+	c0, c1, c2 := uint32(c[0]), uint32(c[1]), uint32(c[2])
+	for i, a := range alpha {
+		if a == 0 {
+			continue
+		}
+		p := row[4*i : 4*i+3 : 4*i+3]
+		a32, ia := uint32(a), 255-uint32(a)
+		p[0] = uint8((c0*a32 + uint32(p[0])*ia + 127) / 255)
+		p[1] = uint8((c1*a32 + uint32(p[1])*ia + 127) / 255)
+		p[2] = uint8((c2*a32 + uint32(p[2])*ia + 127) / 255)
 	}
 }
 
@@ -177,10 +205,5 @@ func blend(dst *image.RGBA, x, y int, c [3]uint8, a uint8) {
 	if a == 0 || !(image.Point{x, y}.In(dst.Rect)) {
 		return
 	}
-	i := dst.PixOffset(x, y)
-	p := dst.Pix[i : i+3 : i+3]
-	ia := 255 - uint32(a)
-	for k := range 3 {
-		p[k] = uint8((uint32(c[k])*uint32(a) + uint32(p[k])*ia + 127) / 255)
-	}
+	blendRow(dst, x, y, c, []uint8{a})
 }

@@ -187,10 +187,31 @@ func filterImage(buf []byte, fill rowSource, stride, h, bpp, step int) []byte {
 	for y := range h {
 		out := filtered[y*(stride+1) : (y+1)*(stride+1)]
 		fill(cur, y)
-		out[0] = filterRow(out[1:], cur, prev, bpp, step, y == 0)
+		if y > 0 && bytes.Equal(cur, prev) && subCostPositive(cur, bpp, step) {
+			// A repeated row (the background between a sheet's slots):
+			// Up and Paeth cost nothing, Sub something, so filterRow
+			// would pick Up, which is all zeros.
+			out[0] = filterUp
+			clear(out[1:])
+		} else {
+			out[0] = filterRow(out[1:], cur, prev, bpp, step, y == 0)
+		}
 		prev, cur = cur, prev
 	}
 	return filtered
+}
+
+// subCostPositive reports whether filterRow's sampled Sub cost of row cur
+// is above zero.
+func subCostPositive(cur []byte, bpp, step int) bool {
+	for i := bpp; i < len(cur); i += step * bpp {
+		for k := i; k < i+bpp && k < len(cur); k++ {
+			if cur[k] != cur[k-bpp] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // retryRatio: filtered data that deflates to less than 1/retryRatio of its

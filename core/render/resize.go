@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"runtime"
+	"sync"
 )
 
 // Prepared is the solved image of an instance: the source, oriented, scaled
@@ -98,11 +100,13 @@ func boxResizeYCbCr(src *image.YCbCr, w, h int) (*image.RGBA, bool) {
 	cb := boxPlane(src.Cb, src.CStride, cw, ch, w, h)
 	cr := boxPlane(src.Cr, src.CStride, cw, ch, w, h)
 	dst := image.NewRGBA(image.Rect(0, 0, w, h))
-	for i := range y {
-		r, g, b := color.YCbCrToRGB(y[i], cb[i], cr[i])
-		p := dst.Pix[4*i : 4*i+4 : 4*i+4]
-		p[0], p[1], p[2], p[3] = r, g, b, 0xFF
-	}
+	inHalves(h, func(r0, r1 int) {
+		for i := r0 * w; i < r1*w; i++ {
+			r, g, b := color.YCbCrToRGB(y[i], cb[i], cr[i])
+			p := dst.Pix[4*i : 4*i+4 : 4*i+4]
+			p[0], p[1], p[2], p[3] = r, g, b, 0xFF
+		}
+	})
 	return dst, true
 }
 
@@ -110,35 +114,73 @@ func boxResizeYCbCr(src *image.YCbCr, w, h int) (*image.RGBA, bool) {
 func boxPlane(pix []uint8, stride, sw, sh, w, h int) []uint8 {
 	xt, yt := boxWeights(sw, w), boxWeights(sh, h)
 	mid := make([]uint16, w*sh) // value × 256
-	for y := 0; y < sh; y++ {
-		row := pix[y*stride : y*stride+sw]
-		out := mid[y*w : (y+1)*w]
-		for x, t := range xt {
-			var acc uint32
-			in := row[t.first : t.first+len(t.weights)]
-			for k, wt := range t.weights {
-				acc += wt * uint32(in[k])
-			}
-			out[x] = uint16((acc + 128) >> 8)
+	inHalves(sh, func(y0, y1 int) {
+		for y := y0; y < y1; y++ {
+			boxRow(mid[y*w:(y+1)*w], pix[y*stride:y*stride+sw], xt)
 		}
-	}
+	})
 	dst := make([]uint8, w*h)
-	acc := make([]uint64, w)
-	for y, t := range yt {
-		clear(acc)
-		for k, wt := range t.weights {
-			in := mid[(t.first+k)*w : (t.first+k+1)*w]
-			w64 := uint64(wt)
-			for i, v := range in {
-				acc[i] += w64 * uint64(v)
+	inHalves(h, func(y0, y1 int) {
+		// 32 bits suffice: the weights sum to 65536 and mid ≤ 255×256, so
+		// acc + 1<<23 < 65536×65280 + 1<<23 < 1<<32.
+		acc := make([]uint32, w)
+		for y := y0; y < y1; y++ {
+			t := yt[y]
+			clear(acc)
+			for k, wt := range t.weights {
+				in := mid[(t.first+k)*w : (t.first+k+1)*w]
+				in = in[:len(acc)]
+				for i, v := range in {
+					acc[i] += wt * uint32(v)
+				}
+			}
+			out := dst[y*w : (y+1)*w]
+			for i, v := range acc {
+				out[i] = uint8((v + 1<<23) >> 24)
 			}
 		}
-		out := dst[y*w : (y+1)*w]
-		for i, v := range acc {
-			out[i] = uint8((v + 1<<23) >> 24)
-		}
-	}
+	})
 	return dst
+}
+
+// boxRow is boxPlane's horizontal pass over one row: out[x] is the
+// weighted sum of row's taps xt[x], as value × 256. The usual tap counts
+// are written out, which the compiler turns into straight-line code.
+func boxRow(out []uint16, row []uint8, xt []boxTaps) {
+	for x, t := range xt {
+		in, wt := row[t.first:], t.weights
+		var acc uint32
+		switch len(wt) {
+		case 2:
+			in = in[:2]
+			acc = wt[0]*uint32(in[0]) + wt[1]*uint32(in[1])
+		case 3:
+			in, wt = in[:3], wt[:3]
+			acc = wt[0]*uint32(in[0]) + wt[1]*uint32(in[1]) + wt[2]*uint32(in[2])
+		case 4:
+			in, wt = in[:4], wt[:4]
+			acc = wt[0]*uint32(in[0]) + wt[1]*uint32(in[1]) + wt[2]*uint32(in[2]) + wt[3]*uint32(in[3])
+		default:
+			for k, w := range wt {
+				acc += w * uint32(in[k])
+			}
+		}
+		out[x] = uint16((acc + 128) >> 8)
+	}
+}
+
+// inHalves calls f(lo, hi) on [0, n/2) and [n/2, n) side by side when
+// there is more than one processor and enough work, else f(0, n) once.
+// Callers write disjoint rows, so the result is the same either way.
+func inHalves(n int, f func(lo, hi int)) {
+	if n < 64 || runtime.GOMAXPROCS(0) < 2 {
+		f(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { f(0, n/2) })
+	f(n/2, n)
+	wg.Wait()
 }
 
 // crop copies r out of src into a new image with origin (0, 0).
@@ -192,43 +234,48 @@ func boxResize(src *image.RGBA, w, h int) *image.RGBA {
 
 	// Horizontal pass: every source row to w pixels, kept as value×256.
 	mid := make([]uint16, 4*w*sh)
-	for y := 0; y < sh; y++ {
-		row := src.Pix[y*src.Stride : y*src.Stride+4*sw]
-		out := mid[4*w*y : 4*w*(y+1)]
-		for x, t := range xt {
-			var r, g, b, a uint32
-			p := row[4*t.first:]
-			for k, wt := range t.weights {
-				q := p[4*k : 4*k+4 : 4*k+4]
-				r += wt * uint32(q[0])
-				g += wt * uint32(q[1])
-				b += wt * uint32(q[2])
-				a += wt * uint32(q[3])
+	inHalves(sh, func(y0, y1 int) {
+		for y := y0; y < y1; y++ {
+			row := src.Pix[y*src.Stride : y*src.Stride+4*sw]
+			out := mid[4*w*y : 4*w*(y+1)]
+			for x, t := range xt {
+				var r, g, b, a uint32
+				p := row[4*t.first:]
+				for k, wt := range t.weights {
+					q := p[4*k : 4*k+4 : 4*k+4]
+					r += wt * uint32(q[0])
+					g += wt * uint32(q[1])
+					b += wt * uint32(q[2])
+					a += wt * uint32(q[3])
+				}
+				o := out[4*x : 4*x+4 : 4*x+4]
+				o[0] = uint16((r + 128) >> 8)
+				o[1] = uint16((g + 128) >> 8)
+				o[2] = uint16((b + 128) >> 8)
+				o[3] = uint16((a + 128) >> 8)
 			}
-			o := out[4*x : 4*x+4 : 4*x+4]
-			o[0] = uint16((r + 128) >> 8)
-			o[1] = uint16((g + 128) >> 8)
-			o[2] = uint16((b + 128) >> 8)
-			o[3] = uint16((a + 128) >> 8)
 		}
-	}
+	})
 
 	// Vertical pass: columns of the intermediate down to h rows.
 	dst := image.NewRGBA(image.Rect(0, 0, w, h))
-	acc := make([]uint64, 4*w)
-	for y, t := range yt {
-		clear(acc)
-		for k, wt := range t.weights {
-			in := mid[4*w*(t.first+k) : 4*w*(t.first+k+1)]
-			w64 := uint64(wt)
-			for i, v := range in {
-				acc[i] += w64 * uint64(v)
+	inHalves(h, func(y0, y1 int) {
+		acc := make([]uint64, 4*w)
+		for y := y0; y < y1; y++ {
+			t := yt[y]
+			clear(acc)
+			for k, wt := range t.weights {
+				in := mid[4*w*(t.first+k) : 4*w*(t.first+k+1)]
+				w64 := uint64(wt)
+				for i, v := range in {
+					acc[i] += w64 * uint64(v)
+				}
+			}
+			out := dst.Pix[y*dst.Stride : y*dst.Stride+4*w]
+			for i, v := range acc {
+				out[i] = uint8((v + 1<<23) >> 24)
 			}
 		}
-		out := dst.Pix[y*dst.Stride : y*dst.Stride+4*w]
-		for i, v := range acc {
-			out[i] = uint8((v + 1<<23) >> 24)
-		}
-	}
+	})
 	return dst
 }

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"bytes"
+	"encoding/binary"
 	"image"
 	"strconv"
 
@@ -59,13 +61,22 @@ func drawPiece(dst, solved *image.RGBA, m *image.Alpha, off image.Point, outline
 	// Clip to dst too: a piece moved to another cell may reach past its edge.
 	b = b.Intersect(dst.Rect.Sub(off))
 	for y := b.Min.Y; y < b.Max.Y; y++ {
-		mrow := m.Pix[m.PixOffset(b.Min.X, y):]
+		mrow := m.Pix[m.PixOffset(b.Min.X, y):][:b.Dx()]
 		srow := solved.Pix[solved.PixOffset(b.Min.X, y):]
 		drow := dst.Pix[dst.PixOffset(b.Min.X+off.X, y+off.Y):]
-		for i := range b.Dx() {
-			if mrow[i] != 0 {
-				copy(drow[4*i:4*i+4], srow[4*i:4*i+4])
+		// Copy each run of inside pixels (mask 0xFF; outside is 0) at once.
+		for i := 0; i < len(mrow); {
+			j := bytes.IndexByte(mrow[i:], 0xFF)
+			if j < 0 {
+				break
 			}
+			i += j
+			j = bytes.IndexByte(mrow[i:], 0)
+			if j < 0 {
+				j = len(mrow) - i
+			}
+			copy(drow[4*i:4*(i+j)], srow[4*i:4*(i+j)])
+			i += j
 		}
 	}
 	if !outline {
@@ -74,23 +85,29 @@ func drawPiece(dst, solved *image.RGBA, m *image.Alpha, off image.Point, outline
 	// A copy of the mask with a two-pixel empty border makes every
 	// neighbour lookup a plain index.
 	pw, ph := b.Dx()+4, b.Dy()+4
-	in := make([]bool, pw*ph)
+	in := make([]byte, pw*ph+8) // 8 spare bytes for the word loads below
 	for y := b.Min.Y; y < b.Max.Y; y++ {
-		mrow := m.Pix[m.PixOffset(b.Min.X, y):]
-		prow := in[(y-b.Min.Y+2)*pw+2:]
-		for i := range b.Dx() {
-			prow[i] = mrow[i] != 0
-		}
+		copy(in[(y-b.Min.Y+2)*pw+2:], m.Pix[m.PixOffset(b.Min.X, y):][:b.Dx()])
 	}
 	for py := 1; py < ph-1; py++ {
 		for px := 1; px < pw-1; px++ {
 			i := py*pw + px
+			// Eight pixels whose neighbours all match them, read as
+			// words, are inside or outside together: skip them at once.
+			if px+8 < pw {
+				v := binary.LittleEndian.Uint64(in[i:])
+				if binary.LittleEndian.Uint64(in[i-1:]) == v && binary.LittleEndian.Uint64(in[i+1:]) == v &&
+					binary.LittleEndian.Uint64(in[i-pw:]) == v && binary.LittleEndian.Uint64(in[i+pw:]) == v {
+					px += 7
+					continue
+				}
+			}
 			v := in[i]
 			if in[i-1] == v && in[i+1] == v && in[i-pw] == v && in[i+pw] == v {
 				continue
 			}
 			x, y := b.Min.X-2+px+off.X, b.Min.Y-2+py+off.Y
-			if v {
+			if v != 0 {
 				blend(dst, x, y, outlineInk, outlineInner)
 			} else {
 				blend(dst, x, y, outlineInk, outlineOuter)
