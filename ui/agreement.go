@@ -127,16 +127,14 @@ func (a *AgreementPane) View() fyne.CanvasObject {
 	tablesTab := container.NewBorder(container.NewPadded(container.NewVBox(a.summary, a.missing)), nil, nil, nil,
 		container.NewScroll(container.NewPadded(a.tablesBox)))
 
-	a.condSel = widget.NewRadioGroup([]string{condTitle(vigor.WithoutGT), condTitle(vigor.WithGT)}, func(string) { a.showPictures() })
-	a.condSel.Horizontal = true
+	a.condSel = widget.NewSelect(nil, func(string) { a.showPictures() })
 	a.trackSel = widget.NewRadioGroup([]string{"Process", "Result"}, func(string) { a.showPictures() })
 	a.trackSel.Horizontal = true
-	a.condSel.SetSelected(condTitle(vigor.WithGT))
 	a.trackSel.SetSelected("Result")
 	a.heat, a.confusion, a.scatt = newChartView(a.work), newChartView(a.work), newChartView(a.work)
 	// The pictures scroll rather than shrink: below about 420 px a chart
 	// drops the numbers from its cells (small laptops).
-	pictures := container.NewBorder(container.NewHBox(a.condSel, widget.NewSeparator(), a.trackSel), nil, nil, nil,
+	pictures := container.NewBorder(container.NewHBox(widget.NewLabel("Judge condition"), a.condSel, widget.NewSeparator(), a.trackSel), nil, nil, nil,
 		container.NewVScroll(container.NewVBox(
 			container.New(minHeight{420}, a.heat),
 			container.New(minHeight{360}, container.NewGridWithColumns(2, a.confusion, a.scatt)))))
@@ -400,6 +398,7 @@ func (a *AgreementPane) show(in vigor.Input, opts vigor.Options, res agreementRe
 	for _, b := range a.exportBtns {
 		b.Enable()
 	}
+	a.offerConditions(res.plots.Conditions)
 	a.showPictures()
 	a.work.relayout(a.view)
 	a.status.Set(fmt.Sprintf("Agreement of %s computed: %d human ratings, %d judge records.", rep.Split, len(in.Humans), len(in.Judge)))
