@@ -285,3 +285,15 @@ func (s *Server) Remove() {
 	s.Stop()
 	os.RemoveAll(s.dir)
 }
+
+// StartOrSkip starts a server of t's own, removed when t ends (a test
+// may stop and restart it), or skips t saying why it cannot be had.
+func StartOrSkip(t testing.TB) *Server {
+	t.Helper()
+	s, err := Start()
+	if err != nil {
+		t.Skipf("PostgreSQL tests skipped: %v", err)
+	}
+	t.Cleanup(s.Remove)
+	return s
+}
