@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/jigbench/jigbench/core/vigor"
+	"github.com/jigbench/jigbench/core/vigor/vigordemo"
 )
 
 // progressPoll is how often a running computation's progress is shown.
@@ -205,7 +206,31 @@ func (a *AgreementPane) tourViews() []tourView {
 		{Name: "leaderboard", Show: func() { a.tabs.SelectIndex(2) }},
 		{Name: "disagreements", Show: func() { a.tabs.SelectIndex(3) }},
 		{Name: "review", Show: func() { a.reviewFirst() }},
+		{Name: "pictures-3-conditions", Show: a.tourThreeConditions},
 	}
+}
+
+// tourThreeConditions adds a made-up third judge condition to the demo's
+// computed input and shows the pictures of all three, on the process track.
+func (a *AgreementPane) tourThreeConditions() {
+	if a.report == nil {
+		return
+	}
+	in, opts := a.input, a.opts
+	in.Judge = append(slices.Clone(in.Judge), vigordemo.MixedCondition(in.Judge, "text_gt_only")...)
+	opts.Replicates = 0 // the pictures do not need the intervals
+	a.work.Go(func() func() {
+		res, err := computeAgreement(context.Background(), in, opts)
+		return func() {
+			if err != nil {
+				a.showError(err)
+				return
+			}
+			a.show(in, opts, res, nil)
+			a.trackSel.SetSelected("Process") // its points spread out
+			a.tabs.SelectIndex(1)
+		}
+	})
 }
 
 // analysisJob is a snapshot of the inputs, read on a worker goroutine.
