@@ -56,6 +56,7 @@ fuzz:
 # on it too, as the "postgres" half of each, in the run above.
 store-postgres:
 	$(GO) test -race -tags $(TAGS) -count=1 -v -run '^TestPostgres' ./core/vigor/
+	$(GO) test -race -tags $(TAGS) -count=1 -v -run '^TestRatePostgres' ./ui/
 
 # Starts the real binary in a real window under Xvfb (skipped without Xvfb).
 smoke:

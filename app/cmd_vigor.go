@@ -53,7 +53,9 @@ ViGoR-Bench meta-evaluation: splits, ratings, judge runs, agreement.
 
 --db takes a SQLite file or a PostgreSQL URL (postgres://user[:password]@host[:port]/db,
 shared by several laptops); without it, $JIGBENCH_DB, else the app's own store: the user
-config folder, jigbench/ratings.db. Passwords are never printed.
+config folder, jigbench/ratings.db. Passwords are never printed. Commands that only
+read (export, and --store) open it read-only and never upgrade its schema: a store an
+older jigbench made is refused until it is opened read-write once (import, or the app).
 `
 
 func init() {
@@ -65,9 +67,12 @@ func init() {
 	})
 }
 
+// vigorSubcommands lists runVigor's subcommands for its messages.
+const vigorSubcommands = "check, export, import, agree, irr, demo, leaderboard, conditions or disagreements"
+
 func runVigor(e *env, args []string) error {
 	if len(args) == 0 {
-		return usagef("missing subcommand: check, export, import, agree, irr, demo, leaderboard or conditions")
+		return usagef("missing subcommand: %s", vigorSubcommands)
 	}
 	sub, rest := args[0], args[1:]
 	switch sub {
@@ -92,7 +97,7 @@ func runVigor(e *env, args []string) error {
 	case "disagreements":
 		return vigorDisagreements(e, rest)
 	}
-	return usagef("unknown subcommand %q; want check, export, import, agree, irr, demo, leaderboard, conditions or disagreements", sub)
+	return usagef("unknown subcommand %q; want %s", sub, vigorSubcommands)
 }
 
 func vigorDemo(e *env, args []string) error {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/jigbench/jigbench/core/progress"
 	"github.com/jigbench/jigbench/core/vigor"
+	"github.com/jigbench/jigbench/core/vigor/vigordemo"
 )
 
 // progressPoll is how often a running computation's progress is shown.
@@ -128,16 +129,14 @@ func (a *AgreementPane) View() fyne.CanvasObject {
 	tablesTab := container.NewBorder(container.NewPadded(container.NewVBox(a.summary, a.missing)), nil, nil, nil,
 		container.NewScroll(container.NewPadded(a.tablesBox)))
 
-	a.condSel = widget.NewRadioGroup([]string{condTitle(vigor.WithoutGT), condTitle(vigor.WithGT)}, func(string) { a.showPictures() })
-	a.condSel.Horizontal = true
+	a.condSel = widget.NewSelect(nil, func(string) { a.showPictures() })
 	a.trackSel = widget.NewRadioGroup([]string{"Process", "Result"}, func(string) { a.showPictures() })
 	a.trackSel.Horizontal = true
-	a.condSel.SetSelected(condTitle(vigor.WithGT))
 	a.trackSel.SetSelected("Result")
 	a.heat, a.confusion, a.scatt = newChartView(a.work), newChartView(a.work), newChartView(a.work)
 	// The pictures scroll rather than shrink: below about 420 px a chart
 	// drops the numbers from its cells (small laptops).
-	pictures := container.NewBorder(container.NewHBox(a.condSel, widget.NewSeparator(), a.trackSel), nil, nil, nil,
+	pictures := container.NewBorder(container.NewHBox(widget.NewLabel("Judge condition"), a.condSel, widget.NewSeparator(), a.trackSel), nil, nil, nil,
 		container.NewVScroll(container.NewVBox(
 			container.New(minHeight{420}, a.heat),
 			container.New(minHeight{360}, container.NewGridWithColumns(2, a.confusion, a.scatt)))))
@@ -208,7 +207,31 @@ func (a *AgreementPane) tourViews() []tourView {
 		{Name: "leaderboard", Show: func() { a.tabs.SelectIndex(2) }},
 		{Name: "disagreements", Show: func() { a.tabs.SelectIndex(3) }},
 		{Name: "review", Show: func() { a.reviewFirst() }},
+		{Name: "pictures-3-conditions", Show: a.tourThreeConditions},
 	}
+}
+
+// tourThreeConditions adds a made-up third judge condition to the demo's
+// computed input and shows the pictures of all three, on the process track.
+func (a *AgreementPane) tourThreeConditions() {
+	if a.report == nil {
+		return
+	}
+	in, opts := a.input, a.opts
+	in.Judge = append(slices.Clone(in.Judge), vigordemo.MixedCondition(in.Judge, "text_gt_only")...)
+	opts.Replicates = 0 // the pictures do not need the intervals
+	a.work.Go(func() func() {
+		res, err := computeAgreement(context.Background(), in, opts)
+		return func() {
+			if err != nil {
+				a.showError(err)
+				return
+			}
+			a.show(in, opts, res, nil)
+			a.trackSel.SetSelected("Process") // its points spread out
+			a.tabs.SelectIndex(1)
+		}
+	})
 }
 
 // analysisJob is a snapshot of the inputs, read on a worker goroutine.
@@ -401,6 +424,7 @@ func (a *AgreementPane) show(in vigor.Input, opts vigor.Options, res agreementRe
 	for _, b := range a.exportBtns {
 		b.Enable()
 	}
+	a.offerConditions(res.plots.Conditions)
 	a.showPictures()
 	a.work.relayout(a.view)
 	a.status.Set(fmt.Sprintf("Agreement of %s computed: %d human ratings, %d judge records.", rep.Split, len(in.Humans), len(in.Judge)))

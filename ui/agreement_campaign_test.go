@@ -2,12 +2,15 @@ package ui
 
 import (
 	"encoding/csv"
+	"image"
+	"image/color"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/jigbench/jigbench/core/render"
 	"github.com/jigbench/jigbench/core/vigor"
 )
 
@@ -127,6 +130,49 @@ func TestAgreementThreeConditions(t *testing.T) {
 	if got := a.disCond.Options; !slices.Equal(got, []string{anyChoice, "without_gt", "text_gt_only", "with_gt"}) {
 		t.Errorf("disagreement conditions %q", got)
 	}
+
+	// The pictures offer every condition; the scatter has a series, a
+	// legend entry in its own colour, per condition.
+	if got := a.condSel.Options; !slices.Equal(got, []string{"without_gt", "text_gt_only", "with_gt"}) || a.condSel.Selected != "with_gt" {
+		t.Errorf("picture conditions %q, %q chosen", got, a.condSel.Selected)
+	}
+	a.tabs.SelectIndex(1)
+	m.settle()
+	img, ok := a.scatt.Image().(*image.RGBA)
+	if !ok {
+		t.Fatal("no scatter drawn")
+	}
+	sw := int(10 * m.Window.Canvas().Scale())
+	for i := range 4 {
+		n := countColour(img, render.SeriesColour(i))
+		if i < 3 && n < sw*sw {
+			t.Errorf("condition %d's colour covers %d pixels, want its legend square", i, n)
+		}
+		if i == 3 && n != 0 {
+			t.Errorf("a fourth series colour is drawn (%d pixels) for three conditions", n)
+		}
+	}
+	first := a.heat.Image()
+	a.condSel.SetSelected("text_gt_only")
+	m.settle()
+	if a.heat.Image() == first {
+		t.Error("choosing text_gt_only did not redraw the heatmap")
+	}
+}
+
+// countColour counts img's pixels within a small distance of c.
+func countColour(img *image.RGBA, c color.RGBA) int {
+	n := 0
+	for i := 0; i+3 < len(img.Pix); i += 4 {
+		d := 0
+		for k, v := range []uint8{c.R, c.G, c.B} {
+			d += max(int(img.Pix[i+k])-int(v), int(v)-int(img.Pix[i+k]))
+		}
+		if d < 6 {
+			n++
+		}
+	}
+	return n
 }
 
 func TestAgreementDisagreementsSortFilterCSV(t *testing.T) {

@@ -28,8 +28,8 @@ func (a *AgreementPane) exportDialog(ext string) {
 const exportChartW, exportChartH = 720, 560
 
 // Export writes the report shown; the format follows the extension: .md
-// (Markdown), .csv, .json, or .png (every picture, both conditions and
-// tracks, on one sheet).
+// (Markdown), .csv, .json, or .png (every picture, every condition and
+// track, on one sheet).
 func (a *AgreementPane) Export(path string) {
 	rep, pd := a.report, a.plots
 	if rep == nil {
@@ -38,14 +38,17 @@ func (a *AgreementPane) Export(path string) {
 	ext := strings.ToLower(filepath.Ext(path))
 	var charts []chartFunc
 	if ext == ".png" {
-		for _, c := range vigor.Conditions {
+		for _, c := range pd.Conditions {
 			for _, t := range vigor.Tracks {
-				if _, ok := pd.Grid(c, t); !ok {
-					continue
+				if _, ok := pd.Grid(c, t); ok {
+					charts = append(charts, a.heatmapChart(c, t), a.confusionChart(c, t))
 				}
-				charts = append(charts, a.heatmapChart(c, t), a.confusionChart(c, t))
 			}
-			charts = append(charts, a.scatterChart(c))
+		}
+		for _, t := range vigor.Tracks {
+			if sc := a.scatterChart(t); sc != nil {
+				charts = append(charts, sc)
+			}
 		}
 	}
 	a.status.Set("Exporting " + path + "…")

@@ -3,42 +3,62 @@ package ui
 import (
 	"fmt"
 	"image"
-	"image/color"
+	"slices"
 
 	"fyne.io/fyne/v2/widget"
 	"github.com/jigbench/jigbench/core/render"
 	"github.com/jigbench/jigbench/core/vigor"
 )
 
-// agreementPictures is the Agreement pane's pictures tab: one condition
-// and track at a time.
+// agreementPictures is the Agreement pane's pictures tab: the heatmap and
+// the confusion matrix of one condition and track, and the scatter of
+// every condition on that track.
 type agreementPictures struct {
-	condSel, trackSel      *widget.RadioGroup
+	condSel                *widget.Select
+	trackSel               *widget.RadioGroup
 	heat, confusion, scatt *chartView
 }
 
 // selected returns the condition and track the pictures show.
 func (a *AgreementPane) selected() (vigor.Condition, vigor.Track) {
-	c, t := vigor.WithGT, vigor.TrackResult
-	if a.condSel.Selected == condTitle(vigor.WithoutGT) {
-		c = vigor.WithoutGT
-	}
+	c, t := vigor.Condition(a.condSel.Selected), vigor.TrackResult
 	if a.trackSel.Selected == "Process" {
 		t = vigor.TrackProcess
 	}
 	return c, t
 }
 
-// showPictures draws the heatmap, the confusion matrix and the scatter of
-// the chosen condition and track.
+// offerConditions lists the conditions of the computed pictures, keeping
+// the one chosen when it is still there (else with_gt, else the last).
+func (a *AgreementPane) offerConditions(conds []vigor.Condition) {
+	opts := make([]string, len(conds))
+	for i, c := range conds {
+		opts[i] = string(c)
+	}
+	keep := a.condSel.Selected
+	if !slices.Contains(opts, keep) {
+		keep = string(vigor.WithGT)
+		if !slices.Contains(opts, keep) && len(opts) > 0 {
+			keep = opts[len(opts)-1]
+		}
+	}
+	on := a.condSel.OnChanged
+	a.condSel.OnChanged = nil
+	a.condSel.SetOptions(opts)
+	a.condSel.SetSelected(keep)
+	a.condSel.OnChanged = on
+}
+
+// showPictures draws the heatmap and the confusion matrix of the chosen
+// condition and track and the scatter of every condition on the track.
 func (a *AgreementPane) showPictures() {
-	if a.heat == nil || a.report == nil {
+	if a.heat == nil || a.report == nil || a.plots == nil {
 		return
 	}
 	cond, t := a.selected()
 	a.heat.SetChart(a.heatmapChart(cond, t))
 	a.confusion.SetChart(a.confusionChart(cond, t))
-	a.scatt.SetChart(a.scatterChart(cond))
+	a.scatt.SetChart(a.scatterChart(t))
 }
 
 type chartFunc = func(w, h int, st render.PlotStyle) *image.RGBA
@@ -71,14 +91,12 @@ func (a *AgreementPane) heatmapChart(cond vigor.Condition, t vigor.Track) chartF
 }
 
 func (a *AgreementPane) confusionChart(cond vigor.Condition, t vigor.Track) chartFunc {
-	cs := &a.report.Confusion.JudgeWithGT
-	if cond == vigor.WithoutGT {
-		cs = &a.report.Confusion.JudgeWithoutGT
+	cf, ok := a.plots.ConfusionOf(cond, t)
+	if !ok {
+		return nil
 	}
-	cf := cs.Result
 	sub := "majority of the scores, 0 or 1"
 	if t == vigor.TrackProcess {
-		cf = cs.Process
 		sub = "buckets of the mean: " + vigor.BucketRanges()
 	}
 	c := render.MatrixChart{Title: "Confusion: " + trackWord(t) + ", " + condWords(cond),
@@ -86,34 +104,31 @@ func (a *AgreementPane) confusionChart(cond vigor.Condition, t vigor.Track) char
 	return func(w, h int, st render.PlotStyle) *image.RGBA { return render.DrawMatrixChart(c, w, h, st) }
 }
 
-// Series colours of the scatter (readable on light and dark).
-var (
-	processColour = color.RGBA{240, 128, 32, 255}
-	resultColour  = color.RGBA{40, 130, 230, 255}
-)
-
-func (a *AgreementPane) scatterChart(cond vigor.Condition) chartFunc {
-	var proc, res [][2]float64
-	for _, p := range a.plots.Points {
-		if p.Condition != cond {
-			continue
-		}
-		if p.Track == vigor.TrackProcess {
-			proc = append(proc, [2]float64{p.Human, p.Judge})
-		} else {
-			res = append(res, [2]float64{p.Human, p.Judge})
-		}
+// scatterChart plots every condition's cells on track t, one series (and
+// colour) per condition in Table 2 order.
+func (a *AgreementPane) scatterChart(t vigor.Track) chartFunc {
+	if _, ok := a.plots.Grid(a.plots.Conditions[0], t); !ok {
+		return nil // no items on t
 	}
 	c := render.ScatterChart{
-		Title:    "Judge vs humans, " + condWords(cond),
-		Subtitle: "one point per item × dimension (means, 0–1); result points jittered",
+		Title:    "Judge vs humans, " + trackWord(t),
+		Subtitle: "one point per item × dimension (means, 0–1), a colour per judge condition",
 		XLabel:   "humans' mean", YLabel: "judge's mean",
-		Series: []render.ScatterSeries{
-			{Name: fmt.Sprintf("process (%d)", len(proc)), Colour: processColour, Points: proc},
-			{Name: fmt.Sprintf("result (%d)", len(res)), Colour: resultColour, Points: res, Jitter: 0.03},
-		},
+	}
+	jitter := 0.0
+	if t == vigor.TrackResult {
+		c.Subtitle += "; jittered"
+		jitter = 0.03
+	}
+	for i, cond := range a.plots.Conditions {
+		var pts [][2]float64
+		for _, p := range a.plots.Points {
+			if p.Condition == cond && p.Track == t {
+				pts = append(pts, [2]float64{p.Human, p.Judge})
+			}
+		}
+		c.Series = append(c.Series, render.ScatterSeries{Name: fmt.Sprintf("%s (%d)", cond, len(pts)),
+			Colour: render.SeriesColour(i), Points: pts, Jitter: jitter})
 	}
 	return func(w, h int, st render.PlotStyle) *image.RGBA { return render.DrawScatterChart(c, w, h, st) }
 }
-
-// Export.

@@ -184,7 +184,7 @@ func TestAgreementShowsWhatCoreComputes(t *testing.T) {
 		}
 	}
 	first := a.heat.Image()
-	a.condSel.SetSelected(condTitle(vigor.WithoutGT))
+	a.condSel.SetSelected(string(vigor.WithoutGT))
 	a.trackSel.SetSelected("Process")
 	m.settle()
 	if a.heat.Image() == first {

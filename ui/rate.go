@@ -100,8 +100,9 @@ type RatePane struct {
 	nameEntry     *dialogEntry
 	commentDialog *dialog.ConfirmDialog
 	commentEntry  *dialogEntry
-	errorShown    bool // a save failure dialog is up; later failures only update the banner
-	showing       bool // show() is setting widgets: their callbacks are not edits
+	errorShown    bool                 // a save failure dialog is up; later failures only update the banner
+	showing       bool                 // show() is setting widgets: their callbacks are not edits
+	extracting    map[*vigor.Item]bool // video items whose frames a worker is taking
 }
 
 // dimRow is one dimension of the scoring panel.
@@ -211,10 +212,7 @@ func (p *RatePane) load(dir string, demo bool, annotator string) {
 		p.status.Set("Opening split " + dir + "…")
 	}
 	p.work.Go(func() func() {
-		sp, err := vigor.Load(dir)
-		if err == nil { // a video item's frames, extracted once into the cache
-			err = sp.ResolveVideoFrames(context.Background(), "")
-		}
+		sp, err := vigor.Load(dir) // video items get their frames when shown (rate_video.go)
 		var store RatingStore
 		if err == nil {
 			store, err = p.ratings.store(demo)

@@ -89,7 +89,7 @@ func (p *RatePane) saved(s *ratesession.Session, sv ratesession.Save, stored vig
 // saveFailed shows the failure and brings the unsaved item back on screen.
 func (p *RatePane) saveFailed(s *ratesession.Session, id string, err error) {
 	msg := fmt.Errorf("%s was not saved: %w. Your scores are still on screen but not stored; "+
-		"fix the problem (disk full? ratings database locked?), then press Enter to save again", id, err)
+		"fix the problem (disk full? ratings database locked? server down?), then press Enter to save again", id, err)
 	if p.s != s {
 		p.showError(msg)
 		return

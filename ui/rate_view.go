@@ -245,6 +245,7 @@ func (p *RatePane) goTo(pos int) {
 	p.active = max(first, 0)
 	p.show()
 	p.prefetch()
+	p.prefetchFrames()
 	p.grab()
 }
 
@@ -304,7 +305,9 @@ func (p *RatePane) show() {
 	defer func() { p.showing = false }()
 	setText(p.instruction, it.Instruction)
 	p.setImage(p.input, it.Input)
-	if it.Track == vigor.TrackProcess {
+	if needsFrames(it) {
+		p.showExtracting(it)
+	} else if it.Track == vigor.TrackProcess {
 		p.strip.reset(len(it.Frames))
 		p.scrubber.Max = float64(max(1, len(it.Frames)-1))
 		p.frameBox.Show()
@@ -554,7 +557,7 @@ func (p *RatePane) setThumb(k int, rel string) {
 
 // showFrame shows frame k of the current process item.
 func (p *RatePane) showFrame(k int) {
-	if p.s != nil && p.s.SetFrame(k) {
+	if p.s != nil && len(p.s.Item().Frames) > 0 && p.s.SetFrame(k) {
 		p.showFrameImage()
 	}
 }
@@ -607,6 +610,9 @@ func (p *RatePane) prefetch() {
 	var paths []string
 	for _, pos := range positions {
 		for _, ip := range s.ItemAt(pos).Paths() {
+			if ip.Field == "video" {
+				continue // its frames are prefetched instead
+			}
 			if path := s.Path(ip.Path); !p.images.Has(path) {
 				paths = append(paths, path)
 			}

@@ -24,6 +24,10 @@ func (m *MainWindow) Tour(shoot func(name string) error) error {
 			views = append(views, more.tourViews()...)
 		}
 		for _, v := range views {
+			// Dialogs a view opened do not follow into the next view.
+			for o := m.Window.Canvas().Overlays(); o.Top() != nil; {
+				o.Remove(o.Top())
+			}
 			v.Show()
 			m.work.settle()
 			name := strings.ToLower(p.Title())
@@ -34,10 +38,9 @@ func (m *MainWindow) Tour(shoot func(name string) error) error {
 				return err
 			}
 		}
-		// Dialogs a view opened do not follow into the next pane.
-		for o := m.Window.Canvas().Overlays(); o.Top() != nil; {
-			o.Remove(o.Top())
-		}
+	}
+	for o := m.Window.Canvas().Overlays(); o.Top() != nil; {
+		o.Remove(o.Top())
 	}
 	return nil
 }

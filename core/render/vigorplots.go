@@ -334,16 +334,28 @@ func DrawScatterChart(c ScatterChart, w, h int, st PlotStyle) *image.RGBA {
 	drawText(img, labelF, x0+side/2-textWidth(labelF, xl)/2, h-m, xl, st.Ink)
 	drawVerticalText(img, labelF, m, top+side/2, fitText(labelF, c.YLabel, side), st.Ink)
 
-	// Legend, top left inside the plot.
-	ly := top + st.px(6)
+	// Legend, top left inside the plot, on a backdrop so points under it
+	// do not hide it.
+	sw, gap, pad := st.px(10), st.px(6), st.px(4)
+	var named []ScatterSeries
+	textW := 0
 	for _, s := range c.Series {
-		if s.Name == "" {
-			continue
+		if s.Name != "" {
+			named = append(named, s)
+			textW = max(textW, textWidth(smallF, s.Name))
 		}
-		sw := st.px(10)
-		fillRect(img, image.Rect(x0+st.px(8), ly, x0+st.px(8)+sw, ly+sw), s.Colour)
-		drawTextCentred(img, smallF, x0+st.px(8)+sw+st.px(4)+textWidth(smallF, s.Name)/2, ly+sw/2, s.Name, st.Ink)
-		ly += sw + st.px(6)
+	}
+	if len(named) > 0 {
+		lx, ly := x0+st.px(8), top+st.px(6)
+		boxW := min(sw+st.px(4)+textW, side-2*st.px(8))
+		back := image.Rect(lx-pad, ly-pad, lx+boxW+pad, ly+len(named)*(sw+gap)-gap+pad)
+		fillRect(img, back.Intersect(image.Rect(x0, top, x0+side, y1)), st.Background)
+		for _, s := range named {
+			fillRect(img, image.Rect(lx, ly, lx+sw, ly+sw), s.Colour)
+			name := fitText(smallF, s.Name, boxW-sw-st.px(4))
+			drawTextCentred(img, smallF, lx+sw+st.px(4)+textWidth(smallF, name)/2, ly+sw/2, name, st.Ink)
+			ly += sw + gap
+		}
 	}
 	return img
 }

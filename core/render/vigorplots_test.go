@@ -123,3 +123,78 @@ func TestVigorChartsTinyAndEmpty(t *testing.T) {
 		}
 	}
 }
+
+// centroid is the mean position of img's pixels close to c, and how many.
+func centroid(img *image.RGBA, c color.RGBA) (x, y float64, n int) {
+	b := img.Rect
+	for py := b.Min.Y; py < b.Max.Y; py++ {
+		for px := b.Min.X; px < b.Max.X; px++ {
+			o := img.PixOffset(px, py)
+			d := 0
+			for k, v := range []uint8{c.R, c.G, c.B} {
+				d += max(int(img.Pix[o+k])-int(v), int(v)-int(img.Pix[o+k]))
+			}
+			if d < 6 {
+				x, y, n = x+float64(px), y+float64(py), n+1
+			}
+		}
+	}
+	if n > 0 {
+		x, y = x/float64(n), y/float64(n)
+	}
+	return x, y, n
+}
+
+// One series per judge condition: each has its legend entry in its own
+// colour, in the order given, and its point where its value puts it.
+func TestScatterChartOneSeriesPerCondition(t *testing.T) {
+	names := []string{"without_gt (1)", "text_gt_only (1)", "image_gt_only (1)", "with_gt (1)"}
+	// Points away from the legend (top left) and from each other.
+	at := [][2]float64{{0.35, 0.15}, {0.85, 0.3}, {0.6, 0.55}, {0.9, 0.8}}
+	for _, st := range []PlotStyle{LightPlotStyle(1), DarkPlotStyle(2)} {
+		w, h := int(520*st.Scale), int(480*st.Scale)
+		var series []ScatterSeries
+		for i, n := range names {
+			series = append(series, ScatterSeries{Name: n, Colour: SeriesColour(i), Points: [][2]float64{at[i]}})
+		}
+		sc := DrawScatterChart(ScatterChart{Title: "Judge vs humans", XLabel: "humans", YLabel: "judge", Series: series}, w, h, st)
+		sw := st.px(10)
+		var dots [][2]float64
+		lastY := -1.0
+		for i := range names {
+			// The legend: a full-colour square per series, each below the one before.
+			_, ly, n := centroid(sc, SeriesColour(i))
+			if n < sw*sw {
+				t.Errorf("scale %v: legend entry %d (%s) has %d pixels of its colour, want a %d² square", st.Scale, i, names[i], n, sw)
+			}
+			if ly <= lastY {
+				t.Errorf("scale %v: legend entry %d is not below entry %d", st.Scale, i, i-1)
+			}
+			lastY = ly
+			x, y, nd := centroid(sc, over(SeriesColour(i), st.Empty, 150))
+			if nd < 10 {
+				t.Fatalf("scale %v: series %d has no dot", st.Scale, i)
+			}
+			dots = append(dots, [2]float64{x, y})
+		}
+		// The dots sit at their values: positions are a linear map of
+		// (x, y), y pointing up. Compare every dot with the first two.
+		for i := 2; i < len(at); i++ {
+			for k, sign := range []float64{1, -1} {
+				wantRatio := (at[i][k] - at[0][k]) / (at[1][k] - at[0][k])
+				gotRatio := (dots[i][k] - dots[0][k]) / (dots[1][k] - dots[0][k])
+				if d := gotRatio - wantRatio; d > 0.03 || d < -0.03 {
+					t.Errorf("scale %v: dot %d axis %d at ratio %.3f, want %.3f", st.Scale, i, k, gotRatio, wantRatio)
+				}
+				if (dots[1][k]-dots[0][k])*sign <= 0 {
+					t.Errorf("scale %v: axis %d runs the wrong way", st.Scale, k)
+				}
+			}
+		}
+		// Three conditions: the fourth colour is nowhere.
+		three := DrawScatterChart(ScatterChart{Series: series[:3]}, w, h, st)
+		if _, _, n := centroid(three, SeriesColour(3)); n != 0 {
+			t.Errorf("scale %v: a chart of three series has %d pixels of the fourth's colour", st.Scale, n)
+		}
+	}
+}

@@ -531,33 +531,36 @@ func (a *analysis) biasAndConfusion(rep *Report) {
 			}
 
 			cs := byCond(cond, &rep.Confusion.JudgeWithoutGT, &rep.Confusion.JudgeWithGT)
-			cf := byTrack(t, &cs.Process, &cs.Result)
-			labels := []string{"0", "1"}
-			if t == TrackProcess {
-				labels = BucketLabels[:]
-			}
-			cf.Labels = labels
-			cf.Matrix = newMatrix(len(labels))
-			cf.ByDimension = make([]DimConfusion, NumDims)
-			for _, dim := range Dims {
-				cf.ByDimension[dim] = DimConfusion{Dimension: dim.Name(t), Matrix: newMatrix(len(labels))}
-			}
-			for i := range a.items {
-				d := &a.items[i]
-				if d.it.Track != t {
-					continue
-				}
-				for _, dim := range Dims {
-					e := &d.ev[dim]
-					if !e.j[c].ok {
-						continue
-					}
-					cf.Matrix[e.hClass][e.j[c].jClass]++
-					cf.ByDimension[dim].Matrix[e.hClass][e.j[c].jClass]++
-				}
-			}
+			*byTrack(t, &cs.Process, &cs.Result) = a.confusion(t, c)
 		}
 	}
+}
+
+// confusion counts condition c's cells on track t by class.
+func (a *analysis) confusion(t Track, c int) Confusion {
+	labels := []string{"0", "1"}
+	if t == TrackProcess {
+		labels = BucketLabels[:]
+	}
+	cf := Confusion{Labels: labels, Matrix: newMatrix(len(labels)), ByDimension: make([]DimConfusion, NumDims)}
+	for _, dim := range Dims {
+		cf.ByDimension[dim] = DimConfusion{Dimension: dim.Name(t), Matrix: newMatrix(len(labels))}
+	}
+	for i := range a.items {
+		d := &a.items[i]
+		if d.it.Track != t {
+			continue
+		}
+		for _, dim := range Dims {
+			e := &d.ev[dim]
+			if !e.j[c].ok {
+				continue
+			}
+			cf.Matrix[e.hClass][e.j[c].jClass]++
+			cf.ByDimension[dim].Matrix[e.hClass][e.j[c].jClass]++
+		}
+	}
+	return cf
 }
 
 func newMatrix(n int) [][]int {

@@ -130,18 +130,7 @@ func AnalyzeConditions(ctx context.Context, in Input, opt Options, pairs [][2]Co
 	// with-GT slot ("" leaves a slot empty).
 	compare := func(a, b Condition) (*Report, error) {
 		sub := in
-		sub.Judge = make([]JudgeRecord, 0, len(in.Judge))
-		for _, r := range in.Judge {
-			switch r.Condition {
-			case b:
-				r.Condition = WithoutGT
-			case a:
-				r.Condition = WithGT
-			default:
-				continue
-			}
-			sub.Judge = append(sub.Judge, r)
-		}
+		sub.Judge = in.slotted(b, a)
 		return Analyze(ctx, sub, opt)
 	}
 
@@ -177,6 +166,25 @@ func AnalyzeConditions(ctx context.Context, in Input, opt Options, pairs [][2]Co
 		out.Diffs = append(out.Diffs, ConditionDiff{A: p[0], B: p[1], Process: d.Process, Result: d.Result})
 	}
 	return out, nil
+}
+
+// slotted returns in's judge records of without and with relabelled into
+// Analyze's two slots, without_gt and with_gt, and no others ("" leaves a
+// slot empty): the two-condition machinery then measures any two.
+func (in Input) slotted(without, with Condition) []JudgeRecord {
+	out := make([]JudgeRecord, 0, len(in.Judge))
+	for _, r := range in.Judge {
+		switch {
+		case r.Condition == without && without != "":
+			r.Condition = WithoutGT
+		case r.Condition == with && with != "":
+			r.Condition = WithGT
+		default:
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 func conditionRow(c Condition, r *Row, ci *CIRow) ConditionRow {

@@ -43,7 +43,9 @@ func OpenStore(ctx context.Context, path string) (*Store, error) {
 
 // OpenStoreReadOnly opens an existing ratings database for reading only
 // (export, agreement): it never takes the write lock, so it works while
-// another process imports, and it works on read-only media.
+// another process imports, and it works on read-only media. It never
+// migrates either: a store whose schema is behind is refused, to be opened
+// read-write once (docs/formats.md, "Ratings store").
 func OpenStoreReadOnly(ctx context.Context, path string) (*Store, error) {
 	if err := checkStorePath(path, false); err != nil {
 		return nil, err
@@ -53,16 +55,7 @@ func OpenStoreReadOnly(ctx context.Context, path string) (*Store, error) {
 		return nil, err
 	}
 	if v < schemaVersion {
-		// An older store: bring it up to date once if we may write it.
-		if !writableDir(filepath.Dir(path)) {
-			return nil, fmt.Errorf("ratings store %s has schema version %d, older than this jigbench's %d, "+
-				"and is read-only; open it once where it can be written (or copy it) to update it", path, v, schemaVersion)
-		}
-		s, err := openStore(ctx, path, schemaVersion)
-		if err != nil {
-			return nil, err
-		}
-		s.Close()
+		return nil, behindError(path, v)
 	}
 	s, err := openReader(path)
 	if err != nil {
@@ -73,6 +66,13 @@ func OpenStoreReadOnly(ctx context.Context, path string) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// behindError refuses to read a store whose schema is older than this
+// build's: a reader must not migrate it, and the old layout is not read.
+func behindError(where string, v int) error {
+	return fmt.Errorf("the ratings store at %s is at schema version %d, older than this jigbench's %d; "+
+		"open it read-write once to upgrade it", where, v, schemaVersion)
 }
 
 // storeVersion reads the schema version of the store at path without
@@ -170,7 +170,7 @@ func (s *Store) checkVersion(ctx context.Context, version int, migrateBehind boo
 	case v >= version:
 		return nil
 	case !migrateBehind:
-		return fmt.Errorf("ratings store %s has schema version %d, older than this jigbench's %d", s.path, v, version)
+		return behindError(s.path, v)
 	}
 	if err := migrate(ctx, s.db, s.d, version); err != nil {
 		if isCode(err, sqliteBusy) {

@@ -65,7 +65,8 @@ func IsServerURL(location string) bool {
 // server for a postgres:// URL, else a SQLite file. readOnly opens a SQLite
 // file without ever taking its write lock (OpenStoreReadOnly); a server
 // store is opened for reading only in the sense that this Store refuses
-// writes — the server keeps readers and writers apart itself.
+// writes — the server keeps readers and writers apart itself. A read-only
+// open never migrates: a store whose schema is behind is refused.
 func OpenStoreAt(ctx context.Context, location string, readOnly bool) (*Store, error) {
 	switch {
 	case IsServerURL(location):
@@ -76,9 +77,9 @@ func OpenStoreAt(ctx context.Context, location string, readOnly bool) (*Store, e
 	return OpenStore(ctx, location)
 }
 
-// openPostgres connects to the server at rawURL and migrates its schema
-// when it is behind (migrations hold an advisory lock, so several laptops
-// starting at once apply each step once).
+// openPostgres connects to the server at rawURL and, unless readOnly,
+// migrates its schema when it is behind (migrations hold an advisory lock,
+// so several laptops starting at once apply each step once).
 func openPostgres(ctx context.Context, rawURL string, readOnly bool) (*Store, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
@@ -100,7 +101,7 @@ func openPostgres(ctx context.Context, rawURL string, readOnly bool) (*Store, er
 		db.Close()
 		return nil, fmt.Errorf("open ratings store: %w", s.explain(err))
 	}
-	if err := s.checkVersion(ctx, schemaVersion, true); err != nil {
+	if err := s.checkVersion(ctx, schemaVersion, !readOnly); err != nil {
 		db.Close()
 		return nil, err
 	}

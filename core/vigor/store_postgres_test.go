@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/jigbench/jigbench/core/vigor/pgtest"
 )
 
 // Five processes save to one server at once: each its own ratings, and all
@@ -53,8 +55,8 @@ func TestPostgresWriterChild(t *testing.T) {
 }
 
 func TestPostgresConcurrentProcesses(t *testing.T) {
-	srv := postgresForTest(t)
-	url := srv.freshDB(t)
+	srv := pgtest.Shared(t)
+	url := srv.FreshDB(t)
 	var wg sync.WaitGroup
 	outs := make([][]byte, pgWriters)
 	errs := make([]error, pgWriters)
@@ -133,14 +135,14 @@ func TestPostgresConcurrentProcesses(t *testing.T) {
 // was acknowledged is kept, and once the server is back the same Store
 // saves again (database/sql's pool replaces the dead connections).
 func TestPostgresServerGoesAway(t *testing.T) {
-	postgresForTest(t) // skips where no server can be had
-	srv, err := startPostgres()
+	pgtest.Shared(t) // skips where no server can be had
+	srv, err := pgtest.Start()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() { srv.stop(); os.RemoveAll(srv.dir) }()
+	defer srv.Remove()
 	ctx := context.Background()
-	st, err := OpenStoreAt(ctx, srv.url("postgres"), false)
+	st, err := OpenStoreAt(ctx, srv.URL("postgres"), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +151,7 @@ func TestPostgresServerGoesAway(t *testing.T) {
 	for n := range 10 {
 		acked = append(acked, mustSave(t, st, pgChildRating(0, n)))
 	}
-	srv.stop()
+	srv.Stop()
 	_, err = st.Save(ctx, pgChildRating(0, 10))
 	if err == nil {
 		t.Fatal("a save to a stopped server succeeded")
@@ -157,15 +159,15 @@ func TestPostgresServerGoesAway(t *testing.T) {
 	msg := err.Error()
 	t.Logf("what the Rate pane shows: %s", msg)
 	if !strings.Contains(msg, "ratings server postgres://jig:xxxxx@127.0.0.1:") || !strings.Contains(msg, "was not confirmed") ||
-		strings.Contains(msg, pgTestPassword) {
+		strings.Contains(msg, pgtest.Password) {
 		t.Errorf("error with the server stopped: %q", msg)
 	}
 	// The next call, on a fresh connection, finds nobody there.
 	if _, err := st.List(ctx, Query{}); err == nil || !strings.Contains(err.Error(), "not reachable") ||
-		strings.Contains(err.Error(), pgTestPassword) {
+		strings.Contains(err.Error(), pgtest.Password) {
 		t.Errorf("list with the server stopped: %v", err)
 	}
-	if err := srv.start(); err != nil {
+	if err := srv.Restart(); err != nil {
 		t.Fatal(err)
 	}
 	mustSave(t, st, pgChildRating(0, 11)) // the first save after the restart
@@ -179,18 +181,18 @@ func TestPostgresServerGoesAway(t *testing.T) {
 
 // The password never shows: not in Path, not in any error.
 func TestPostgresRedactsPassword(t *testing.T) {
-	srv := postgresForTest(t)
+	srv := pgtest.Shared(t)
 	ctx := context.Background()
 	st := openPostgresTestStore(t)
-	if strings.Contains(st.Path(), pgTestPassword) || !strings.Contains(st.Path(), "xxxxx") {
+	if strings.Contains(st.Path(), pgtest.Password) || !strings.Contains(st.Path(), "xxxxx") {
 		t.Errorf("Path() = %q", st.Path())
 	}
 	const wrong = "Wr0ng-passw0rd-here"
 	cases := map[string]string{
-		"wrong password": strings.Replace(srv.url("postgres"), pgTestPassword, wrong, 1),
+		"wrong password": strings.Replace(srv.URL("postgres"), pgtest.Password, wrong, 1),
 		"no server":      fmt.Sprintf("postgres://jig:%s@127.0.0.1:1/db?sslmode=disable", wrong),
 		"malformed":      fmt.Sprintf("postgres://jig:%s@127.0.0.1:port/db", wrong),
-		"no database":    strings.Replace(srv.url("postgres"), pgTestPassword, wrong, 1) + "&dbname=x",
+		"no database":    strings.Replace(srv.URL("postgres"), pgtest.Password, wrong, 1) + "&dbname=x",
 	}
 	for name, url := range cases {
 		_, err := OpenStoreAt(ctx, url, false)

@@ -7,9 +7,14 @@ package vigor
 // own definitions (the same cells, means, classes and accuracy).
 type PlotData struct {
 	Split string
+	// Conditions are the judge conditions in Table 2 order
+	// (OrderConditions); the paper's two when no judge run is given.
+	Conditions []Condition
 	// Accuracy is one grid per condition and track that has items: the
 	// judge's accuracy by subdomain (rows) and dimension (columns).
 	Accuracy []AccuracyGrid
+	// Confusion is one matrix per condition and track that has items.
+	Confusion []ConditionConfusion
 	// Points are the (item, dimension) cells Table 2 compares: the
 	// humans' mean against the judge's mean, both on the 0–1 scale.
 	Points []ScatterPoint
@@ -25,6 +30,13 @@ type AccuracyGrid struct {
 	Cells     [][]int // the (item, dimension) cells behind each figure
 }
 
+// ConditionConfusion is the confusion matrix of one condition and track.
+type ConditionConfusion struct {
+	Condition Condition
+	Track     Track
+	Confusion
+}
+
 // ScatterPoint is one (item, dimension) cell under one condition.
 type ScatterPoint struct {
 	Condition Condition
@@ -35,17 +47,28 @@ type ScatterPoint struct {
 	Judge     float64 // j̄, 0–1
 }
 
-// Plots computes the picture data for in; sampleVariance is Options'
-// SampleVariance (it does not change these figures but is passed through
-// so the same preparation runs).
+// Plots computes the picture data for in, for every judge condition;
+// sampleVariance is Options' SampleVariance (it does not change these
+// figures but is passed through so the same preparation runs).
 func Plots(in Input, sampleVariance bool) (*PlotData, error) {
-	a, err := prepare(in, sampleVariance)
+	// The whole input is checked once, as Analyze checks it; each
+	// condition is then measured in the with-GT slot on its own.
+	all, err := prepare(in, sampleVariance)
 	if err != nil {
 		return nil, err
 	}
-	pd := &PlotData{Split: a.sp.Name}
-	for _, cond := range Conditions {
-		c := condIndex(cond)
+	pd := &PlotData{Split: all.sp.Name, Conditions: OrderConditions(in.Judge)}
+	if len(pd.Conditions) == 0 {
+		pd.Conditions = Conditions[:]
+	}
+	c := condIndex(WithGT)
+	for _, cond := range pd.Conditions {
+		one := in
+		one.Judge = in.slotted("", cond)
+		a, err := prepare(one, sampleVariance)
+		if err != nil {
+			return nil, err
+		}
 		for _, t := range Tracks {
 			if a.sp.Count(t) == 0 {
 				continue
@@ -65,6 +88,7 @@ func Plots(in Input, sampleVariance bool) (*PlotData, error) {
 				g.Cells = append(g.Cells, cells)
 			}
 			pd.Accuracy = append(pd.Accuracy, g)
+			pd.Confusion = append(pd.Confusion, ConditionConfusion{Condition: cond, Track: t, Confusion: a.confusion(t, c)})
 		}
 		for i := range a.items {
 			d := &a.items[i]
@@ -78,6 +102,17 @@ func Plots(in Input, sampleVariance bool) (*PlotData, error) {
 		}
 	}
 	return pd, nil
+}
+
+// ConfusionOf returns the confusion matrix of cond and t, if the split has
+// items on t.
+func (pd *PlotData) ConfusionOf(cond Condition, t Track) (Confusion, bool) {
+	for _, cf := range pd.Confusion {
+		if cf.Condition == cond && cf.Track == t {
+			return cf.Confusion, true
+		}
+	}
+	return Confusion{}, false
 }
 
 // Grid returns the accuracy grid of cond and t, if the split has items on t.

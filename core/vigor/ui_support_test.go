@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/csv"
 	"math"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -179,6 +181,72 @@ func TestPlotsAgreeWithTheReport(t *testing.T) {
 			if mae, ok := cell.MAE.Get(); ok && math.Abs(sum/float64(n)-mae) > 1e-12 {
 				t.Errorf("%s %s: points give MAE %v, Table 2 %v", cond, tr, sum/float64(n), mae)
 			}
+		}
+	}
+}
+
+// A third condition is measured like the paper's two: a copy of with_gt
+// named text_gt_only gives with_gt's grids, matrices and points, in the
+// order Table 2 lists the conditions.
+func TestPlotsAnyConditions(t *testing.T) {
+	in := handInput(t)
+	rep, err := Analyze(context.Background(), in, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range in.Judge {
+		if r.Condition == WithGT {
+			r.Condition = "text_gt_only"
+			in.Judge = append(in.Judge, r)
+		}
+	}
+	pd, err := Plots(in, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Condition{WithoutGT, "text_gt_only", WithGT}
+	if !slices.Equal(pd.Conditions, want) {
+		t.Fatalf("conditions %q, want %q", pd.Conditions, want)
+	}
+	if len(pd.Accuracy) != 6 || len(pd.Confusion) != 6 {
+		t.Fatalf("%d grids and %d matrices, want 3 conditions × 2 tracks", len(pd.Accuracy), len(pd.Confusion))
+	}
+	points := func(c Condition, tr Track) []ScatterPoint {
+		var out []ScatterPoint
+		for _, p := range pd.Points {
+			if p.Condition == c && p.Track == tr {
+				p.Condition = ""
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	for _, tr := range Tracks {
+		// The paper's two conditions: the matrices are the report's.
+		for _, c := range Conditions {
+			cf, _ := pd.ConfusionOf(c, tr)
+			cs := byCond(c, &rep.Confusion.JudgeWithoutGT, &rep.Confusion.JudgeWithGT)
+			if exp := byTrack(tr, &cs.Process, &cs.Result); !reflect.DeepEqual(cf, *exp) {
+				t.Errorf("%s %s confusion %v, report %v", c, tr, cf.Matrix, exp.Matrix)
+			}
+		}
+		g, _ := pd.Grid("text_gt_only", tr)
+		w, _ := pd.Grid(WithGT, tr)
+		g.Condition = WithGT
+		if !reflect.DeepEqual(g, w) {
+			t.Errorf("%s: text_gt_only grid %v, with_gt %v", tr, g.Accuracy, w.Accuracy)
+		}
+		cf, _ := pd.ConfusionOf("text_gt_only", tr)
+		cw, _ := pd.ConfusionOf(WithGT, tr)
+		if !reflect.DeepEqual(cf, cw) {
+			t.Errorf("%s: text_gt_only confusion %v, with_gt %v", tr, cf.Matrix, cw.Matrix)
+		}
+		p, pw := points("text_gt_only", tr), points(WithGT, tr)
+		if len(p) == 0 || !reflect.DeepEqual(p, pw) {
+			t.Errorf("%s: text_gt_only has %d points, with_gt %d, or they differ", tr, len(p), len(pw))
+		}
+		if len(points(WithoutGT, tr)) == len(pw) && reflect.DeepEqual(points(WithoutGT, tr), pw) {
+			t.Errorf("%s: without_gt's points are with_gt's; the conditions were mixed", tr)
 		}
 	}
 }

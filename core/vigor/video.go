@@ -225,6 +225,10 @@ func DefaultVideoCacheDir() (string, error) {
 // extractions counts ffmpeg frame extractions (tests check cache reuse).
 var extractions atomic.Int64
 
+// VideoExtractions is the number of frame sets this process has taken
+// from videos with ffmpeg (a cache hit takes none): tests count them.
+func VideoExtractions() int64 { return extractions.Load() }
+
 // VideoFrames returns the paths of item it's F frames, extracting them
 // into cacheDir ("" for DefaultVideoCacheDir) under the video's SHA-256
 // the first time. A cached set is complete or absent: frames are written

@@ -108,8 +108,8 @@ func (s *Session) Frame() int { return s.frame }
 // frames; it reports whether the frame changed.
 func (s *Session) SetFrame(k int) bool {
 	it := s.Item()
-	if it.Track != vigor.TrackProcess {
-		return false
+	if it.Track != vigor.TrackProcess || len(it.Frames) == 0 {
+		return false // a video's frames not taken yet
 	}
 	k = min(max(k, 0), len(it.Frames)-1)
 	if k == s.frame {

@@ -133,3 +133,31 @@ func demoDigest(t *testing.T, dir string) string {
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
+
+func TestMixedCondition(t *testing.T) {
+	judge := []vigor.JudgeRecord{
+		{Item: "a", Run: 1, Condition: vigor.WithGT, Scores: vigor.Scores{1, 1, 1, 1}},
+		{Item: "a", Run: 1, Condition: vigor.WithoutGT, Scores: vigor.Scores{0, 0, 0, 0}},
+		{Item: "b", Run: 2, Condition: vigor.WithGT, Scores: vigor.Scores{1, 1, 1, 1}}, // no without-GT partner
+	}
+	mixed := MixedCondition(judge, "text_gt_only")
+	if len(mixed) != 1 || mixed[0].Item != "a" || mixed[0].Run != 1 || mixed[0].Condition != "text_gt_only" {
+		t.Fatalf("mixed %+v", mixed)
+	}
+	ones := 0
+	for _, v := range mixed[0].Scores {
+		if v != 0 && v != 1 {
+			t.Fatalf("score %d is neither condition's", v)
+		}
+		ones += v
+	}
+	if judge[0].Scores != (vigor.Scores{1, 1, 1, 1}) {
+		t.Error("the with-GT record was changed")
+	}
+	if again := MixedCondition(judge, "text_gt_only"); again[0].Scores != mixed[0].Scores {
+		t.Error("not deterministic")
+	}
+	if ones == 0 || ones == 4 {
+		t.Errorf("%d of 4 dimensions from with_gt; want some from each condition", ones)
+	}
+}
