@@ -471,9 +471,11 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		// in fog their cheapest states) or do not run.
 		results = append(results, base.growFramed())
 	}
-	if shaped && !anyConsistent(base, results) {
+	if shaped && n <= shapeBeamMax && !anyConsistent(base, results) {
 		// Every beam died and the greedy left pieces that do not
-		// interlock: start from a shape-consistent layout as well.
+		// interlock: start from a shape-consistent layout as well. Above
+		// 32×32 the greedy's few misfits cost far less than a layout that
+		// ignores content (and polishing it costs seconds), so it is not tried.
 		if pred, err := SolveShape(n, sides); err == nil {
 			cells := make([]int, len(pred))
 			for id, c := range pred {

@@ -346,14 +346,23 @@ func (g *grower) finish() []int {
 // cost, as regrow does for rectangular sheets.
 func (a *assembly) growFramed() []int {
 	cells := a.growFramedFrom(nil)
-	// The greedy from the surest piece on a free canvas, its frame set by
-	// the flat sides as they are placed: corners in a featureless sky are
-	// a poor start.
-	if free := a.growFramedFrom(a.grow()); penalisedCost(a.n, a.right, a.down, free) < penalisedCost(a.n, a.right, a.down, cells) {
-		cells = free
+	// A second start: corners in a featureless sky are a poor one. Above
+	// 32×32 it is the largest segment that merging the surest seams builds
+	// (merge.go), placed where its flat sides put it: cheaper than the
+	// greedy from the surest piece on a free canvas, its frame set by the
+	// flat sides as they are placed, and on the 64×64 photographs cheaper
+	// in cost too (Garden, Aqua; on Dune the corners win either way).
+	var other []int
+	if a.n > shapeBeamMax {
+		other = a.growFramedFrom(a.mergeSegments().largestFramed())
+	} else {
+		other = a.growFramedFrom(a.grow())
+	}
+	if penalisedCost(a.n, a.right, a.down, other) < penalisedCost(a.n, a.right, a.down, cells) {
+		cells = other
 	}
 	best := a.bestMatches()
-	for round := 0; round < 3; round++ {
+	for round := 0; round < regrowRounds; round++ {
 		keep := a.buddyRegion(cells, best)
 		if keep == nil {
 			break
@@ -366,6 +375,10 @@ func (a *assembly) growFramed() []int {
 	}
 	return cells
 }
+
+// regrowRounds bounds how often growFramed grows again from the largest
+// best-buddy region (each round costs one greedy).
+const regrowRounds = 3
 
 // growFramedFrom grows a framed canvas from the four corner pieces and,
 // when keep is not nil, the pieces of the cells keep marks, where cells

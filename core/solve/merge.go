@@ -196,9 +196,6 @@ func (s *segmentSet) join(x, y int, d [2]int, strict bool) bool {
 	if k == 1 && (strict || len(S.pieces) > 1) && sum >= mergeSingleOdds {
 		return false
 	}
-	if debugJoin != nil {
-		debugJoin(x, y, d, len(B.pieces), len(S.pieces), k, sum/float64(k))
-	}
 	for _, p := range S.pieces {
 		q := [2]int{s.pos[p][0] + t[0], s.pos[p][1] + t[1]}
 		s.pos[p] = q
@@ -217,9 +214,7 @@ const mergeCandidates = 4
 
 // mergeMaxOdds is the most a join's new seams may cost on average, each
 // over the best alternative either piece has (seamOdds).
-var mergeMaxOdds, mergeSingleOdds = 1.25, 1.0
-
-var debugJoin func(x, y int, d [2]int, big, small, k int, mean float64)
+const mergeMaxOdds, mergeSingleOdds = 1.25, 1.0
 
 // seamOdds holds, per direction, every piece's cheapest and second
 // cheapest partner's dissimilarity, as the left or upper piece (row) and as
@@ -428,101 +423,14 @@ func (s *segmentSet) frameSegments(minSize int) []int {
 	return cells
 }
 
-// repairSegmentsMax is how many offsets of one segment repairSegments tries
-// where the flat sides leave its place free.
-const repairSegmentsMax = 3
-
-// repairSegments moves whole segments of s (those of minSize pieces or
-// more, largest first) to where they fit in cells: a segment whose pieces
-// cells does not hold in their relative places is put at the offset its
-// flat sides fix (or, where they leave it free, at the few whose seams
-// with the pieces around cost least), the pieces it displaces fill the
-// cells it left (growFramedFrom), and the move is kept if it lowers the
-// penalised cost. The greedy misplaces regions as blocks — each right
-// inside, grown from the wrong side — which no exchange of pieces undoes.
-func (a *assembly) repairSegments(cells []int, s *segmentSet, minSize int) []int {
-	n := a.n
-	var segs []*segment
+// largestFramed is cell → piece with only the largest segment placed (−1
+// elsewhere), where its flat sides put it.
+func (s *segmentSet) largestFramed() []int {
+	size := 0
 	for _, sg := range s.segs {
-		if sg != nil && len(sg.pieces) >= minSize {
-			segs = append(segs, sg)
+		if sg != nil {
+			size = max(size, len(sg.pieces))
 		}
 	}
-	slices.SortStableFunc(segs, func(p, q *segment) int { return len(q.pieces) - len(p.pieces) })
-	where := make([]int, a.m)
-	total := penalisedCost(n, a.right, a.down, cells)
-	for _, sg := range segs {
-		for c, x := range cells {
-			where[x] = c
-		}
-		p0 := sg.pieces[0]
-		r0, c0 := where[p0]/n-s.pos[p0][0], where[p0]%n-s.pos[p0][1]
-		inPlace := true
-		for _, p := range sg.pieces {
-			if where[p] != (s.pos[p][0]+r0)*n+s.pos[p][1]+c0 {
-				inPlace = false
-				break
-			}
-		}
-		if inPlace {
-			continue
-		}
-		mine := make(map[int]bool, len(sg.pieces))
-		for _, p := range sg.pieces {
-			mine[p] = true
-		}
-		type offset struct {
-			dr, dc int
-			cost   float64
-		}
-		var offs []offset
-		for _, dr := range sg.rows.offsets(n) {
-			for _, dc := range sg.cols.offsets(n) {
-				var sum float64
-				k := 0
-				for _, p := range sg.pieces {
-					r, c := s.pos[p][0]+dr, s.pos[p][1]+dc
-					for _, st := range steps {
-						rr, cc := r+st[0], c+st[1]
-						if rr < 0 || cc < 0 || rr >= n || cc >= n {
-							continue
-						}
-						if q := cells[rr*n+cc]; !mine[q] {
-							v := float64(a.pairCost(p, q, st))
-							if math.IsInf(v, 1) {
-								v = gapPenalty
-							}
-							sum += v
-							k++
-						}
-					}
-				}
-				offs = append(offs, offset{dr, dc, sum / float64(max(k, 1))})
-			}
-		}
-		slices.SortStableFunc(offs, func(p, q offset) int {
-			switch {
-			case p.cost < q.cost:
-				return -1
-			case p.cost > q.cost:
-				return 1
-			}
-			return 0
-		})
-		for _, o := range offs[:min(len(offs), repairSegmentsMax)] {
-			trial := slices.Clone(cells)
-			for _, p := range sg.pieces {
-				trial[where[p]] = -1
-			}
-			for _, p := range sg.pieces {
-				trial[(s.pos[p][0]+o.dr)*n+s.pos[p][1]+o.dc] = p
-			}
-			cand := a.growFramedFrom(trial)
-			if t := penalisedCost(n, a.right, a.down, cand); t < total-1e-6 {
-				cells, total = cand, t
-				break
-			}
-		}
-	}
-	return cells
+	return s.frameSegments(size)
 }
