@@ -151,6 +151,15 @@ func classes(m int, d []float32) []int {
 	var reps []int
 	same := func(x, y int) bool {
 		rx, ry := d[x*m:(x+1)*m], d[y*m:(y+1)*m]
+		// A cheap filter first: most pieces differ at the first few.
+		for z, k := 0, 0; z < m && k < 8; z++ {
+			if z != x && z != y {
+				if rx[z] != ry[z] {
+					return false
+				}
+				k++
+			}
+		}
 		for z := range m {
 			if z != x && z != y && rx[z] != ry[z] {
 				return false

@@ -358,6 +358,21 @@ func (a *assembly) growFramed() []int {
 	} else {
 		other = a.growFramedFrom(a.grow())
 	}
+	if a.n > shapeBeamMax {
+		// Where the two starts agree they are all but always right (on
+		// Garden 2,545 of the 2,668 cells they agree on): grown from those
+		// cells alone, each start's own misplaced regions go.
+		agreed := make([]int, len(cells))
+		for c, x := range cells {
+			agreed[c] = -1
+			if other[c] == x {
+				agreed[c] = x
+			}
+		}
+		if again := a.growFramedFrom(agreed); penalisedCost(a.n, a.right, a.down, again) < penalisedCost(a.n, a.right, a.down, other) {
+			other = again
+		}
+	}
 	if penalisedCost(a.n, a.right, a.down, other) < penalisedCost(a.n, a.right, a.down, cells) {
 		cells = other
 	}

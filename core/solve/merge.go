@@ -298,35 +298,35 @@ func (a *assembly) candidateSeams(odds *seamOdds) []candidateSeam {
 	var out []candidateSeam
 	for dir, d := range [2][]float32{a.right, a.down} {
 		weight := func(x, y int) float32 { return odds.weight(x, y, dir) }
+		// x's cheapest partners: a row of d; y's: a column.
 		var top [mergeCandidates]int
-		pick := func(k int, val func(i int) float32) []int {
+		var topV [mergeCandidates]float32
+		pick := func(start, stride int) []int {
 			found := 0
 			for i := range m {
-				v := val(i)
-				if math.IsInf(float64(v), 1) {
+				v := d[start+i*stride]
+				if math.IsInf(float64(v), 1) || found == mergeCandidates && v >= topV[found-1] {
 					continue
 				}
-				if found < k {
+				if found < mergeCandidates {
 					found++
-				} else if v >= val(top[found-1]) {
-					continue
 				}
 				j := found - 1
-				for j > 0 && val(top[j-1]) > v {
-					top[j] = top[j-1]
+				for j > 0 && topV[j-1] > v {
+					top[j], topV[j] = top[j-1], topV[j-1]
 					j--
 				}
-				top[j] = i
+				top[j], topV[j] = i, v
 			}
 			return top[:found]
 		}
 		for x := range m {
-			for _, y := range pick(mergeCandidates, func(y int) float32 { return d[x*m+y] }) {
+			for _, y := range pick(x*m, 1) {
 				out = append(out, candidateSeam{int32(x), int32(y), dir == dirDown, weight(x, y)})
 			}
 		}
 		for y := range m {
-			for _, x := range pick(mergeCandidates, func(x int) float32 { return d[x*m+y] }) {
+			for _, x := range pick(y, m) {
 				out = append(out, candidateSeam{int32(x), int32(y), dir == dirDown, weight(x, y)})
 			}
 		}
