@@ -341,9 +341,11 @@ func (g *grower) finish() []int {
 // can paint itself into such a corner) the cell is left; the pieces left
 // over then take the empty cells by exact assignment (fillGaps) and
 // misfits are exchanged away where an exchange lowers the cost
-// (repairMisfits). The cheaper of that and grow on a free canvas is then
+// (repairMisfits). The cheapest of that and a second start (below) is then
 // grown again from its largest best-buddy region while that lowers the
-// cost, as regrow does for rectangular sheets.
+// cost, as regrow does for rectangular sheets: a region the greedy grew
+// from the wrong side, right inside but misplaced as a block, is dropped
+// whole and grown again from where the surer part ends.
 func (a *assembly) growFramed() []int {
 	cells := a.growFramedFrom(nil)
 	// A second start: corners in a featureless sky are a poor one. Above
