@@ -151,6 +151,15 @@ func classes(m int, d []float32) []int {
 	var reps []int
 	same := func(x, y int) bool {
 		rx, ry := d[x*m:(x+1)*m], d[y*m:(y+1)*m]
+		// A cheap filter first: most pieces differ at the first few.
+		for z, k := 0, 0; z < m && k < 8; z++ {
+			if z != x && z != y {
+				if rx[z] != ry[z] {
+					return false
+				}
+				k++
+			}
+		}
 		for z := range m {
 			if z != x && z != y && rx[z] != ry[z] {
 				return false
@@ -471,9 +480,11 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		// in fog their cheapest states) or do not run.
 		results = append(results, base.growFramed())
 	}
-	if shaped && !anyConsistent(base, results) {
+	if shaped && n <= shapeBeamMax && !anyConsistent(base, results) {
 		// Every beam died and the greedy left pieces that do not
-		// interlock: start from a shape-consistent layout as well.
+		// interlock: start from a shape-consistent layout as well. Above
+		// 32×32 the greedy's few misfits cost far less than a layout that
+		// ignores content (and polishing it costs seconds), so it is not tried.
 		if pred, err := SolveShape(n, sides); err == nil {
 			cells := make([]int, len(pred))
 			for id, c := range pred {

@@ -1,6 +1,10 @@
 package solve
 
-import "math"
+import (
+	"math"
+
+	"github.com/jigbench/jigbench/core/puzzle"
+)
 
 // grow places pieces one at a time where the evidence is strongest, the
 // greedy of Paikin and Tal (2015): of all the empty cells next to placed
@@ -196,7 +200,10 @@ func (g *grower) at(r, c int) int {
 	return g.cell[r*g.size+c]
 }
 
-// choose computes the best and second best piece for canvas cell i.
+// choose computes the best and second best piece for canvas cell i. On a
+// shape sheet only the signatures that interlock with the placed
+// neighbours are scanned (a quarter of the pieces or fewer once a neighbour
+// is placed); ties go to the lower ID, as in a scan of every piece.
 func (g *grower) choose(i int) slotChoice {
 	r, c := i/g.size, i%g.size
 	ch := slotChoice{valid: true, piece: -1, cost: math.Inf(1), second: math.Inf(1)}
@@ -205,29 +212,74 @@ func (g *grower) choose(i int) slotChoice {
 		flats = cellFlats(g.a.n, r, c)
 	}
 	free := !g.framed && g.a.shaped
-	for x := range g.a.m {
+	try := func(x int) {
 		if g.placed[x] || g.framed && sigFlats(g.a.sides[x]) != flats {
-			continue
+			return
 		}
 		if free {
 			f := sigFlats(g.a.sides[x])
 			if !g.rows.fits(g.a.n, r, g.rmin, g.rmax, f[0], f[2]) || !g.cols.fits(g.a.n, c, g.cmin, g.cmax, f[3], f[1]) {
-				continue
+				return
 			}
 		}
 		d, buddy, ok := g.price(r, c, x)
 		if !ok || math.IsInf(d, 1) {
-			continue
+			return
 		}
 		switch {
-		case d < ch.cost:
-			ch.second = ch.cost
+		case d < ch.cost || d == ch.cost && x < ch.piece:
+			ch.second = min(ch.second, ch.cost)
 			ch.piece, ch.cost, ch.buddy = x, d, buddy
 		case d < ch.second:
 			ch.second = d
 		}
 	}
+	if !g.a.shaped {
+		for x := range g.a.m {
+			try(x)
+		}
+		return ch
+	}
+	for _, code := range g.fitting(r, c) {
+		for _, x := range g.a.byCode[code] {
+			try(x)
+		}
+	}
 	return ch
+}
+
+// fitting lists the signature codes a piece at canvas cell (r, c) may have
+// given the placed neighbours' sides (and, framed, the grid's border).
+func (g *grower) fitting(r, c int) []int {
+	var allowed [4][]puzzle.Side
+	any := []puzzle.Side{puzzle.Flat, puzzle.Tab, puzzle.Blank}
+	near := [4][2]int{{r - 1, c}, {r, c + 1}, {r + 1, c}, {r, c - 1}} // top, right, bottom, left
+	facing := [4]int{puzzle.Bottom, puzzle.Left, puzzle.Top, puzzle.Right}
+	var flats [4]bool
+	if g.framed {
+		flats = cellFlats(g.a.n, r, c)
+	}
+	for side, p := range near {
+		switch y := g.at(p[0], p[1]); {
+		case y >= 0:
+			allowed[side] = []puzzle.Side{opposite(g.a.sides[y][facing[side]])}
+		case g.framed:
+			allowed[side] = freeSides(flats[side])
+		default:
+			allowed[side] = any
+		}
+	}
+	var codes []int
+	for _, t := range allowed[0] {
+		for _, rt := range allowed[1] {
+			for _, b := range allowed[2] {
+				for _, l := range allowed[3] {
+					codes = append(codes, sigCode(puzzle.Sides{t, rt, b, l}))
+				}
+			}
+		}
+	}
+	return codes
 }
 
 // next returns the cell to fill and its piece: best buddies first, then the
@@ -289,19 +341,45 @@ func (g *grower) finish() []int {
 // can paint itself into such a corner) the cell is left; the pieces left
 // over then take the empty cells by exact assignment (fillGaps) and
 // misfits are exchanged away where an exchange lowers the cost
-// (repairMisfits). The cheaper of that and grow on a free canvas is then
+// (repairMisfits). The cheapest of that and a second start (below) is then
 // grown again from its largest best-buddy region while that lowers the
-// cost, as regrow does for rectangular sheets.
+// cost, as regrow does for rectangular sheets: a region the greedy grew
+// from the wrong side, right inside but misplaced as a block, is dropped
+// whole and grown again from where the surer part ends.
 func (a *assembly) growFramed() []int {
 	cells := a.growFramedFrom(nil)
-	// The greedy from the surest piece on a free canvas, its frame set by
-	// the flat sides as they are placed: corners in a featureless sky are
-	// a poor start.
-	if free := a.growFramedFrom(a.grow()); penalisedCost(a.n, a.right, a.down, free) < penalisedCost(a.n, a.right, a.down, cells) {
-		cells = free
+	// A second start: corners in a featureless sky are a poor one. Above
+	// 32×32 it is the largest segment that merging the surest seams builds
+	// (merge.go), placed where its flat sides put it: cheaper than the
+	// greedy from the surest piece on a free canvas, its frame set by the
+	// flat sides as they are placed, and on the 64×64 photographs cheaper
+	// in cost too (Garden, Aqua; on Dune the corners win either way).
+	var other []int
+	if a.n > shapeBeamMax {
+		other = a.growFramedFrom(a.mergeSegments().largestFramed())
+	} else {
+		other = a.growFramedFrom(a.grow())
+	}
+	if a.n > shapeBeamMax {
+		// Where the two starts agree they are all but always right (on
+		// Garden 2,545 of the 2,668 cells they agree on): grown from those
+		// cells alone, each start's own misplaced regions go.
+		agreed := make([]int, len(cells))
+		for c, x := range cells {
+			agreed[c] = -1
+			if other[c] == x {
+				agreed[c] = x
+			}
+		}
+		if again := a.growFramedFrom(agreed); penalisedCost(a.n, a.right, a.down, again) < penalisedCost(a.n, a.right, a.down, other) {
+			other = again
+		}
+	}
+	if penalisedCost(a.n, a.right, a.down, other) < penalisedCost(a.n, a.right, a.down, cells) {
+		cells = other
 	}
 	best := a.bestMatches()
-	for round := 0; round < 3; round++ {
+	for round := 0; round < regrowRounds; round++ {
 		keep := a.buddyRegion(cells, best)
 		if keep == nil {
 			break
@@ -314,6 +392,10 @@ func (a *assembly) growFramed() []int {
 	}
 	return cells
 }
+
+// regrowRounds bounds how often growFramed grows again from the largest
+// best-buddy region (each round costs one greedy).
+const regrowRounds = 3
 
 // growFramedFrom grows a framed canvas from the four corner pieces and,
 // when keep is not nil, the pieces of the cells keep marks, where cells
