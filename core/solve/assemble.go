@@ -485,7 +485,9 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 	if !shaped {
 		// Without flat sides the frame is unknown: the greedy that grows
 		// from the surest spot finds it far better than a fill from a corner.
-		results = append(results, base.grow())
+		// Merging clusters along the surest seams (merge.go) has no frame
+		// to wrap around at all.
+		results = append(results, base.grow(), base.mergeClusters())
 	}
 	var best []int
 	bestCost := math.Inf(1)
