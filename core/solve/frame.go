@@ -25,7 +25,7 @@ func (a *assembly) reframe(cells []int) []int {
 			moved := a.shiftFrame(cells)
 			moved = a.orderLines(cells, false) || moved
 			moved = a.orderLines(cells, true) || moved
-			moved = a.rotateBlocks(cells) || moved
+			moved = a.rotateBlocks(cells, best) || moved
 			moved = a.swapBlocks(cells, best) || moved
 			if !moved {
 				break
@@ -126,9 +126,13 @@ func (a *assembly) orderLines(cells []int, byRow bool) bool {
 // lowers the total cost; it reports whether it shifted any. A region that
 // grew from a wrong seam sits a few cells off as a whole; this moves it back.
 // Blocks are at most maxBlock lines thick (a thicker one moves in steps)
-// and maxLen long, and move up to maxShift cells (whole lines: any).
-func (a *assembly) rotateBlocks(cells []int) bool {
+// and maxLen long, and move up to maxShift cells (whole lines: any). Only
+// blocks with a doubtful cell (see doubtful) move: where every seam of a
+// block is a best-buddy seam, no shift is cheaper, and the search stays
+// small on a nearly right arrangement.
+func (a *assembly) rotateBlocks(cells []int, best *matches) bool {
 	n := a.n
+	doubt := a.doubtful(cells, best)
 	const maxBlock, maxLen = 4, 16
 	const maxShift = 3
 	inSet := make([]bool, n*n)
@@ -156,6 +160,9 @@ func (a *assembly) rotateBlocks(cells []int) bool {
 							for k := from; k < to; k++ {
 								set = append(set, idx(i, k))
 							}
+						}
+						if !slices.ContainsFunc(set, func(c int) bool { return doubt[c] }) {
+							continue
 						}
 						seg = seg[:0]
 						for _, c := range set {
