@@ -27,6 +27,7 @@ func (a *assembly) reframe(cells []int) []int {
 			moved = a.orderLines(cells, true) || moved
 			moved = a.rotateBlocks(cells, best) || moved
 			moved = a.swapBlocks(cells, best) || moved
+			moved = a.reassignDoubtful(cells, best) || moved
 			if !moved {
 				break
 			}
@@ -597,3 +598,130 @@ func (a *assembly) buddyComponents(cells []int, best *matches) (int, func(int) i
 	}
 	return root, find
 }
+
+// reassignDoubtful places the pieces of each region of doubtful cells (see
+// doubtful; 4-connected) again by exact assignment: the region's cells next
+// to the sure part are filled first, each priced by its placed neighbours,
+// all of them at once by the Hungarian method over every piece of the
+// region, then the cells next to those, and so on inwards. In a region of
+// low texture, where a greedy choice between near-equal seams goes wrong,
+// the region is filled as a whole. A region's new filling is kept when it
+// lowers the total cost; reassignDoubtful reports whether one was.
+func (a *assembly) reassignDoubtful(cells []int, best *matches) bool {
+	n, m := a.n, a.m
+	doubt := a.doubtful(cells, best)
+	seen := make([]bool, m)
+	inSet := make([]bool, m)
+	moved := false
+	for start := range m {
+		if !doubt[start] || seen[start] {
+			continue
+		}
+		// The region: doubtful cells 4-connected to start.
+		region := []int{start}
+		seen[start] = true
+		for i := 0; i < len(region); i++ {
+			c := region[i]
+			r, col := c/n, c%n
+			for _, nb := range [4]int{c - 1, c + 1, c - n, c + n} {
+				if nb < 0 || nb >= m || (nb == c-1 && col == 0) || (nb == c+1 && col == n-1) || (nb == c-n && r == 0) {
+					continue
+				}
+				if doubt[nb] && !seen[nb] {
+					seen[nb] = true
+					region = append(region, nb)
+				}
+			}
+		}
+		if len(region) < 2 || len(region) == m {
+			continue
+		}
+		for _, c := range region {
+			inSet[c] = true
+		}
+		before := a.setCost(cells, region, inSet)
+		old := make([]int, len(region))
+		for i, c := range region {
+			old[i] = cells[c]
+		}
+		a.fillByLayers(cells, region)
+		if a.setCost(cells, region, inSet) < before-1e-6 {
+			moved = true
+		} else {
+			for i, c := range region {
+				cells[c] = old[i]
+			}
+		}
+		for _, c := range region {
+			inSet[c] = false
+		}
+	}
+	return moved
+}
+
+// fillByLayers empties the cells of region and fills them again with their
+// pieces, layer by layer from the cells next to filled ones inwards, each
+// layer by exact assignment priced by the filled neighbours.
+func (a *assembly) fillByLayers(cells, region []int) {
+	n, m := a.n, a.m
+	pool := make([]int, len(region))
+	for i, c := range region {
+		pool[i] = cells[c]
+		cells[c] = -1
+	}
+	for len(pool) > 0 {
+		var layer []int
+		for _, c := range region {
+			if cells[c] >= 0 {
+				continue
+			}
+			r, col := c/n, c%n
+			if col > 0 && cells[c-1] >= 0 || col+1 < n && cells[c+1] >= 0 || r > 0 && cells[c-n] >= 0 || r+1 < n && cells[c+n] >= 0 {
+				layer = append(layer, c)
+			}
+		}
+		if len(layer) == 0 { // no filled cell around: any order
+			for _, c := range region {
+				if cells[c] < 0 {
+					cells[c], pool = pool[0], pool[1:]
+				}
+			}
+			return
+		}
+		cost := make([][]float64, len(layer))
+		for k, c := range layer {
+			r, col := c/n, c%n
+			cost[k] = make([]float64, len(pool))
+			for j, x := range pool {
+				var s float64
+				if col > 0 && cells[c-1] >= 0 {
+					s += float64(a.right[cells[c-1]*m+x])
+				}
+				if col+1 < n && cells[c+1] >= 0 {
+					s += float64(a.right[x*m+cells[c+1]])
+				}
+				if r > 0 && cells[c-n] >= 0 {
+					s += float64(a.down[cells[c-n]*m+x])
+				}
+				if r+1 < n && cells[c+n] >= 0 {
+					s += float64(a.down[x*m+cells[c+n]])
+				}
+				cost[k][j] = s
+			}
+		}
+		pick := assign(cost)
+		taken := make([]bool, len(pool))
+		for k, j := range pick {
+			cells[layer[k]] = pool[j]
+			taken[j] = true
+		}
+		rest := pool[:0:0]
+		for j, x := range pool {
+			if !taken[j] {
+				rest = append(rest, x)
+			}
+		}
+		pool = rest
+	}
+}
+
