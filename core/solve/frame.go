@@ -724,4 +724,3 @@ func (a *assembly) fillByLayers(cells, region []int) {
 		pool = rest
 	}
 }
-
