@@ -508,6 +508,7 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 	if !shaped && best != nil {
 		// The frame is decided globally on the cheapest (frame.go).
 		best = base.reframe(best)
+		base.cutBySureness(best, base.seamFloors())
 	}
 	return best
 }

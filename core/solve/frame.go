@@ -724,3 +724,62 @@ func (a *assembly) fillByLayers(cells, region []int) {
 		pool = rest
 	}
 }
+
+// frameTie is how much cheaper (relatively) than the border's seam line
+// another line between whole columns (rows) may be and still be weighed as
+// the border by sureness instead of cost.
+const frameTie = 0.02
+
+// cutBySureness decides where the frame of cells cuts through whole
+// columns and rows when costs cannot: the border is where the pieces have
+// no good continuation, so of the lines between neighbouring columns
+// (cyclically: the last column next to the first) whose cost is within
+// frameTie of the line the border now takes, the border goes where the
+// pieces' seams are least sure — each seam's cost over the best other
+// choice its pieces have (seamFloor.alt). A true seam, however dear, is its
+// pieces' best choice by a margin; a seam across the picture's border is
+// one arbitrary choice among many. It rotates cells in place.
+func (a *assembly) cutBySureness(cells []int, fl *seamFloor) {
+	n, m := a.n, a.m
+	for _, dir := range [2]int{dirRight, dirDown} {
+		pair := a.right
+		if dir == dirDown {
+			pair = a.down
+		}
+		at := func(line, k int) int { // k-th piece of column (row) line
+			if dir == dirRight {
+				return cells[k*n+line]
+			}
+			return cells[line*n+k]
+		}
+		raw, sure := make([]float64, n), make([]float64, n)
+		sc := fl.scale[dir]
+		for b := range n {
+			for k := range n {
+				x, y := at(b, k), at((b+1)%n, k)
+				raw[b] += float64(pair[x*m+y])
+				sure[b] += float64((pair[x*m+y] + sc) / (fl.alt(dir, x, y) + sc))
+			}
+		}
+		cut := n - 1
+		for b := range n - 1 {
+			if raw[n-1]-raw[b] <= frameTie*raw[n-1] && sure[b] > sure[cut] {
+				cut = b
+			}
+		}
+		if cut == n-1 {
+			continue
+		}
+		old := slices.Clone(cells)
+		for line := range n {
+			from := (line + cut + 1) % n
+			for k := range n {
+				if dir == dirRight {
+					cells[k*n+line] = old[k*n+from]
+				} else {
+					cells[line*n+k] = old[from*n+k]
+				}
+			}
+		}
+	}
+}

@@ -36,49 +36,9 @@ type mergeSeam struct {
 func (a *assembly) mergeSeams() ([]mergeSeam, *seamFloor) {
 	m := a.m
 	var out []mergeSeam
-	fl := &seamFloor{}
+	fl := a.seamFloors()
 	for dir, d := range [2][]float32{a.right, a.down} {
-		// The two cheapest partners of every piece on each side of a seam.
-		rowBest, rowSecond, rowArg := make([]float32, m), make([]float32, m), make([]int, m)
-		colBest, colSecond, colArg := make([]float32, m), make([]float32, m), make([]int, m)
-		for i := range m {
-			rowBest[i], rowSecond[i], colBest[i], colSecond[i] = inf, inf, inf, inf
-			rowArg[i], colArg[i] = -1, -1
-		}
-		for x := range m {
-			row := d[x*m : (x+1)*m]
-			for y, v := range row {
-				if y == x {
-					continue
-				}
-				if v < rowBest[x] {
-					rowSecond[x], rowBest[x], rowArg[x] = rowBest[x], v, y
-				} else if v < rowSecond[x] {
-					rowSecond[x] = v
-				}
-				if v < colBest[y] {
-					colSecond[y], colBest[y], colArg[y] = colBest[y], v, x
-				} else if v < colSecond[y] {
-					colSecond[y] = v
-				}
-			}
-		}
-		alt := func(x, y int) float32 { // the best other choice of x and of y
-			ax, ay := rowBest[x], colBest[y]
-			if rowArg[x] == y {
-				ax = rowSecond[x]
-			}
-			if colArg[y] == x {
-				ay = colSecond[y]
-			}
-			return min(ax, ay)
-		}
-		// c is a typical true seam's cost: a seam in a flat region, where
-		// every choice costs next to nothing, is as unsure as it is cheap.
-		c := slices.Clone(rowBest)
-		slices.Sort(c)
-		scale := max(c[len(c)/2], 1e-3)
-		fl.row[dir], fl.col[dir], fl.scale[dir] = rowBest, colBest, scale
+		scale := fl.scale[dir]
 		seen := map[[2]int32]bool{}
 		add := func(x, y int) {
 			k := [2]int32{int32(x), int32(y)}
@@ -86,8 +46,8 @@ func (a *assembly) mergeSeams() ([]mergeSeam, *seamFloor) {
 				return
 			}
 			seen[k] = true
-			out = append(out, mergeSeam{buddy: rowArg[x] == y && colArg[y] == x,
-				w: (d[x*m+y] + scale) / (alt(x, y) + scale), a: int32(x), b: int32(y), dir: uint8(dir)})
+			out = append(out, mergeSeam{buddy: fl.rowArg[dir][x] == y && fl.colArg[dir][y] == x,
+				w: (d[x*m+y] + scale) / (fl.alt(dir, x, y) + scale), a: int32(x), b: int32(y), dir: uint8(dir)})
 		}
 		var top []int
 		for x := range m {
@@ -118,11 +78,66 @@ func (a *assembly) mergeSeams() ([]mergeSeam, *seamFloor) {
 	return out, fl
 }
 
-// seamFloor holds, per direction, every piece's cheapest partner's cost as
-// A (row) and as B (col), and a typical true seam's cost.
+// seamFloor holds, per direction, every piece's two cheapest partners'
+// costs as A (row: the piece on its right or below) and as B (col), the
+// cheapest partner, and a typical true seam's cost (the median cheapest).
 type seamFloor struct {
-	row, col [2][]float32
-	scale    [2]float32
+	row, rowSecond, col, colSecond [2][]float32
+	rowArg, colArg                 [2][]int
+	scale                          [2]float32
+}
+
+func (a *assembly) seamFloors() *seamFloor {
+	m := a.m
+	fl := &seamFloor{}
+	for dir, d := range [2][]float32{a.right, a.down} {
+		rowBest, rowSecond, rowArg := make([]float32, m), make([]float32, m), make([]int, m)
+		colBest, colSecond, colArg := make([]float32, m), make([]float32, m), make([]int, m)
+		for i := range m {
+			rowBest[i], rowSecond[i], colBest[i], colSecond[i] = inf, inf, inf, inf
+			rowArg[i], colArg[i] = -1, -1
+		}
+		for x := range m {
+			row := d[x*m : (x+1)*m]
+			for y, v := range row {
+				if y == x {
+					continue
+				}
+				if v < rowBest[x] {
+					rowSecond[x], rowBest[x], rowArg[x] = rowBest[x], v, y
+				} else if v < rowSecond[x] {
+					rowSecond[x] = v
+				}
+				if v < colBest[y] {
+					colSecond[y], colBest[y], colArg[y] = colBest[y], v, x
+				} else if v < colSecond[y] {
+					colSecond[y] = v
+				}
+			}
+		}
+		// A seam in a flat region, where every choice costs next to
+		// nothing, is as unsure as it is cheap: sureness compares costs
+		// plus this scale.
+		c := slices.Clone(rowBest)
+		slices.Sort(c)
+		fl.scale[dir] = max(c[len(c)/2], 1e-3)
+		fl.row[dir], fl.rowSecond[dir], fl.rowArg[dir] = rowBest, rowSecond, rowArg
+		fl.col[dir], fl.colSecond[dir], fl.colArg[dir] = colBest, colSecond, colArg
+	}
+	return fl
+}
+
+// alt is the best other choice x (as A) or y (as B) has in dir than each
+// other.
+func (fl *seamFloor) alt(dir, x, y int) float32 {
+	ax, ay := fl.row[dir][x], fl.col[dir][y]
+	if fl.rowArg[dir][x] == y {
+		ax = fl.rowSecond[dir][x]
+	}
+	if fl.colArg[dir][y] == x {
+		ay = fl.colSecond[dir][y]
+	}
+	return min(ax, ay)
 }
 
 // mergeSlack is how much dearer than their pieces' best choices the seams
