@@ -3,7 +3,6 @@ package solve
 import (
 	"math"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,15 +10,16 @@ import (
 
 	"github.com/jigbench/jigbench/core/puzzle"
 	"github.com/jigbench/jigbench/core/render"
-	"github.com/jigbench/jigbench/core/render/demo"
 )
 
 // TestDiagnoseRect (JIGBENCH_DIAG=photo.jpg,scene,…; grids from
 // JIGBENCH_DIAG_GRIDS, variant from JIGBENCH_SURVEY_VARIANT) prints, per
 // rect sheet: PA, neighbour accuracy, the answer's cost against the true
 // arrangement's (truth cheaper: the search failed; answer cheaper: the
-// measure did), and the worst error of the cut pieces' colours against the
-// picture. It checks nothing.
+// measure did), the worst error of the cut pieces' colours against the
+// picture (inside and on the outlined boundary), the label pixels on the
+// cells' edges, and what merging clusters (merge.go) alone reaches. It
+// checks nothing.
 func TestDiagnoseRect(t *testing.T) {
 	list := os.Getenv("JIGBENCH_DIAG")
 	if list == "" {
@@ -116,49 +116,7 @@ func diagnose(t *testing.T, gen *render.Generated) string {
 	el := time.Since(t0)
 	base := newAssembly(n, sides, cm, false)
 	t1 := time.Now()
-	wrong, merges, firstWrong := 0, 0, -1
-	var firstW float32
-	mergeTrace = func(x, y, dir int, w float32, size int) {
-		merges++
-		cx, cy := p.CellOf[x], p.CellOf[y]
-		ok := dir == dirRight && cy.Row == cx.Row && cy.Col == cx.Col+1 || dir == dirDown && cy.Col == cx.Col && cy.Row == cx.Row+1
-		if !ok {
-			wrong++
-			if wrong <= 3 && os.Getenv("DIAG_V") != "" {
-				m := n * n
-				d := cm.d[dir]
-				var tb, ta = -1, -1 // true partners
-				if dir == dirRight {
-					if cx.Col+1 < n {
-						tb = p.IDAt[cx.Row*n+cx.Col+1]
-					}
-					if cy.Col > 0 {
-						ta = p.IDAt[cy.Row*n+cy.Col-1]
-					}
-				} else {
-					if cx.Row+1 < n {
-						tb = p.IDAt[(cx.Row+1)*n+cx.Col]
-					}
-					if cy.Row > 0 {
-						ta = p.IDAt[(cy.Row-1)*n+cy.Col]
-					}
-				}
-				dt1, dt2 := float32(-1), float32(-1)
-				if tb >= 0 {
-					dt1 = d[x*m+tb]
-				}
-				if ta >= 0 {
-					dt2 = d[ta*m+y]
-				}
-				t.Logf("wrong merge #%d dir %d: %v→%v D %.2f w %.3f; true partner of a D %.2f, of b D %.2f; size %d", merges, dir, cx, cy, d[x*m+y], w, dt1, dt2, size)
-			}
-			if firstWrong < 0 {
-				firstWrong, firstW = merges, w
-			}
-		}
-	}
 	mc := base.mergeClusters()
-	mergeTrace = nil
 	mcRaw := fillingCost(n, cm.d[dirRight], cm.d[dirDown], mc)
 	mcPA := 0
 	for c, id := range mc {
@@ -166,7 +124,7 @@ func diagnose(t *testing.T, gen *render.Generated) string {
 			mcPA++
 		}
 	}
-	mergeNote := " merges " + strconv.Itoa(merges) + " wrong " + strconv.Itoa(wrong) + " first wrong #" + strconv.Itoa(firstWrong) + " w " + strconv.FormatFloat(float64(firstW), 'f', 3, 64) + " merge-only PA " + strconv.FormatFloat(float64(mcPA)/float64(n*n), 'f', 4, 64) + " cost " + strconv.FormatFloat(mcRaw, 'f', 1, 64) + " (" + time.Since(t1).Round(10*time.Millisecond).String() + ")"
+	mergeNote := " merge-only PA " + strconv.FormatFloat(float64(mcPA)/float64(n*n), 'f', 4, 64) + " cost " + strconv.FormatFloat(mcRaw, 'f', 1, 64) + " (" + time.Since(t1).Round(10*time.Millisecond).String() + ")"
 	truth := make([]int, n*n)
 	for id, c := range p.CellOf {
 		truth[c.Row*n+c.Col] = id
@@ -216,6 +174,3 @@ func diagnose(t *testing.T, gen *render.Generated) string {
 		" outside-px " + strconv.Itoa(outside) + " label-px " + strconv.Itoa(label) + " on edges " + strconv.Itoa(edgeLabel) + " cell " + strconv.Itoa(g.w) + "x" + strconv.Itoa(g.h) +
 		" (" + el.Round(10*time.Millisecond).String() + ")" + mergeNote
 }
-
-var _ = filepath.Join
-var _ = demo.Names

@@ -23,8 +23,6 @@ import (
 // piece offers as seams to merge along.
 const mergeCandidates = 4
 
-var mergeTrace func(a, b, dir int, w float32, size int)
-
 type mergeSeam struct {
 	buddy bool // each piece the other's cheapest partner that way
 	w     float32
@@ -230,9 +228,6 @@ func (a *assembly) mergeClusters() []int {
 		stay.rmin, stay.rmax = min(stay.rmin, move.rmin+sr), max(stay.rmax, move.rmax+sr)
 		stay.cmin, stay.cmax = min(stay.cmin, move.cmin+sc), max(stay.cmax, move.cmax+sc)
 		cls[cmv] = nil
-		if mergeTrace != nil {
-			mergeTrace(int(s.a), int(s.b), int(s.dir), s.w, len(stay.members))
-		}
 	}
 	var big *cluster
 	for _, c := range cls {
