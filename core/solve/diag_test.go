@@ -25,29 +25,11 @@ func TestDiagnoseRect(t *testing.T) {
 	if list == "" {
 		t.Skip("set JIGBENCH_DIAG=photo.jpg,scene to run")
 	}
-	grids := []int{16, 32}
-	if g := os.Getenv("JIGBENCH_DIAG_GRIDS"); g != "" {
-		grids = nil
-		for _, f := range strings.Split(g, ",") {
-			n, _ := strconv.Atoi(f)
-			grids = append(grids, n)
-		}
-	}
+	grids := envGrids("JIGBENCH_DIAG_GRIDS", []int{16, 32})
 	variant := os.Getenv("JIGBENCH_SURVEY_VARIANT")
 	for _, name := range strings.Split(list, ",") {
 		for _, n := range grids {
-			var gen *render.Generated
-			switch {
-			case variant != "":
-				gen = hardInstance(t, name, variant, n)
-			case strings.HasSuffix(name, ".jpg"):
-				var err error
-				if gen, err = render.Generate(loadPhoto(t, name), n, 2, puzzle.DefaultOptions()); err != nil {
-					t.Fatal(err)
-				}
-			default:
-				gen = generateDemo(t, name, n, 1)
-			}
+			gen := surveyInstance(t, name, variant, n)
 			t.Log(name + " " + variant + " " + diagnose(t, gen))
 		}
 	}

@@ -279,19 +279,7 @@ func (a *assembly) shiftFrame(cells []int) bool {
 							cost[k][j] = price(x, nb, after)
 						}
 					}
-					pick := assign(cost)
-					taken := make([]bool, len(pool))
-					for k, j := range pick {
-						cand[idx(line, k)] = pool[j]
-						taken[j] = true
-					}
-					rest := pool[:0:0]
-					for j, x := range pool {
-						if !taken[j] {
-							rest = append(rest, x)
-						}
-					}
-					pool = rest
+					pool = assignFrom(cost, pool, func(k, x int) { cand[idx(line, k)] = x })
 				}
 				if c := a.cost(cand); c < bestCost-1e-6 {
 					best, bestCost = cand, c
@@ -534,7 +522,6 @@ func (a *assembly) regrow(cells []int, best *matches) bool {
 	if size[root] == n*n || size[root] < 2 {
 		return false
 	}
-	s := 2*n - 1
 	g := a.newGrower()
 	off := n - 1 - n/2 // the grid's top-left on the canvas
 	for c, x := range cells {
@@ -543,14 +530,7 @@ func (a *assembly) regrow(cells []int, best *matches) bool {
 		}
 	}
 	// The frame: the region's extent, widened only as far as n allows.
-	for k := g.count; k < a.m; k++ {
-		slot, x := g.next()
-		if slot < 0 {
-			break
-		}
-		g.put(slot/s, slot%s, x)
-	}
-	cand := g.finish()
+	cand := growRest(g)
 	if a.cost(cand) >= a.cost(cells)-1e-6 {
 		return false
 	}
@@ -709,19 +689,7 @@ func (a *assembly) fillByLayers(cells, region []int) {
 				cost[k][j] = s
 			}
 		}
-		pick := assign(cost)
-		taken := make([]bool, len(pool))
-		for k, j := range pick {
-			cells[layer[k]] = pool[j]
-			taken[j] = true
-		}
-		rest := pool[:0:0]
-		for j, x := range pool {
-			if !taken[j] {
-				rest = append(rest, x)
-			}
-		}
-		pool = rest
+		pool = assignFrom(cost, pool, func(k, x int) { cells[layer[k]] = x })
 	}
 }
 
@@ -782,4 +750,21 @@ func (a *assembly) cutBySureness(cells []int, fl *seamFloor) {
 			}
 		}
 	}
+}
+
+// assignFrom gives each row k of cost (a cell) its own piece of pool by
+// exact assignment, put(k, piece) placing it, and returns the pieces left.
+func assignFrom(cost [][]float64, pool []int, put func(k, x int)) []int {
+	taken := make([]bool, len(pool))
+	for k, j := range assign(cost) {
+		put(k, pool[j])
+		taken[j] = true
+	}
+	rest := pool[:0:0]
+	for j, x := range pool {
+		if !taken[j] {
+			rest = append(rest, x)
+		}
+	}
+	return rest
 }

@@ -241,13 +241,18 @@ func (a *assembly) mergeClusters() []int {
 	for _, x := range big.members {
 		g.put(int(pos[x][0]-big.rmin+off), int(pos[x][1]-big.cmin+off), int(x))
 	}
-	s := g.size
-	for k := g.count; k < m; k++ {
+	return growRest(g)
+}
+
+// growRest places every piece not yet on g's canvas by the greedy and
+// returns the grid (cell → piece).
+func growRest(g *grower) []int {
+	for g.count < g.a.m {
 		slot, x := g.next()
 		if slot < 0 {
 			break
 		}
-		g.put(slot/s, slot%s, x)
+		g.put(slot/g.size, slot%g.size, x)
 	}
 	return g.finish()
 }

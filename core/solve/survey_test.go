@@ -23,14 +23,7 @@ func TestSurvey(t *testing.T) {
 	if modes == "" {
 		t.Skip("set JIGBENCH_SURVEY=rect,shape to run")
 	}
-	grids := []int{4, 8, 12, 16, 32}
-	if g := os.Getenv("JIGBENCH_SURVEY_GRIDS"); g != "" {
-		grids = nil
-		for _, f := range strings.Split(g, ",") {
-			n, _ := strconv.Atoi(f)
-			grids = append(grids, n)
-		}
-	}
+	grids := envGrids("JIGBENCH_SURVEY_GRIDS", []int{4, 8, 12, 16, 32})
 	files, _ := filepath.Glob(filepath.Join(photoDir, "*.jpg"))
 	if f := os.Getenv("JIGBENCH_SURVEY_FILES"); f != "" {
 		files = nil
@@ -78,27 +71,12 @@ func TestSurveyTable(t *testing.T) {
 	if list == "" {
 		t.Skip("set JIGBENCH_TABLE=Garden.jpg,night-city,… and JIGBENCH_TABLE_GRIDS=4,8 to run")
 	}
-	var grids []int
-	for _, f := range strings.Split(os.Getenv("JIGBENCH_TABLE_GRIDS"), ",") {
-		n, _ := strconv.Atoi(f)
-		grids = append(grids, n)
-	}
+	grids := envGrids("JIGBENCH_TABLE_GRIDS", []int{4, 8, 16, 32})
 	for _, v := range strings.Split(os.Getenv("JIGBENCH_TABLE_VARIANTS"), ",") {
 		for _, name := range strings.Split(list, ",") {
 			line := "TABLE " + name + " " + v + ":"
 			for _, n := range grids {
-				var gen *render.Generated
-				switch {
-				case v != "":
-					gen = hardInstance(t, name, v, n)
-				case strings.HasSuffix(name, ".jpg"):
-					var err error
-					if gen, err = render.Generate(loadPhoto(t, name), n, 2, puzzle.DefaultOptions()); err != nil {
-						t.Fatal(err)
-					}
-				default:
-					gen = generateDemo(t, name, n, 1)
-				}
+				gen := surveyInstance(t, name, v, n)
 				t0 := time.Now()
 				_, correct, _ := solveSheet(t, gen, true)
 				twins := len(rectTwins(gen))
@@ -133,4 +111,36 @@ func rectTwins(gen *render.Generated) [][2]int {
 		}
 	}
 	return pairs
+}
+
+// envGrids reads a comma-separated list of grids from the environment
+// variable name, def if it is unset.
+func envGrids(name string, def []int) []int {
+	g := os.Getenv(name)
+	if g == "" {
+		return def
+	}
+	var grids []int
+	for _, f := range strings.Split(g, ",") {
+		n, _ := strconv.Atoi(f)
+		grids = append(grids, n)
+	}
+	return grids
+}
+
+// surveyInstance is the n×n instance of a photograph (name.jpg, seed 2;
+// with a hard variant if variant is not empty) or of a demo scene (seed 1).
+func surveyInstance(t *testing.T, name, variant string, n int) *render.Generated {
+	t.Helper()
+	switch {
+	case variant != "":
+		return hardInstance(t, name, variant, n)
+	case strings.HasSuffix(name, ".jpg"):
+		gen, err := render.Generate(loadPhoto(t, name), n, 2, puzzle.DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return gen
+	}
+	return generateDemo(t, name, n, 1)
 }
