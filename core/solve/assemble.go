@@ -496,7 +496,9 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 	if !shaped {
 		// Without flat sides the frame is unknown: the greedy that grows
 		// from the surest spot finds it far better than a fill from a corner.
-		results = append(results, base.grow())
+		// Merging clusters along the surest seams (merge.go) has no frame
+		// to wrap around at all.
+		results = append(results, base.grow(), base.mergeClusters())
 	}
 	var best []int
 	bestCost := math.Inf(1)
@@ -509,14 +511,23 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 			base.improve(cells)
 		} else {
 			cells = bestRotation(n, base.right, base.down, cells)
+			if n <= reframeAllMax {
+				// The frame is decided globally on every candidate
+				// (frame.go): the greedy's and the merge's answers go
+				// wrong in different places, and repaired either may be
+				// the cheaper.
+				cells = base.reframe(cells)
+			}
 		}
 		if c := penalisedCost(n, base.right, base.down, cells); c < bestCost {
 			best, bestCost = cells, c
 		}
 	}
 	if !shaped && best != nil {
-		// The frame is decided globally on the cheapest (frame.go).
-		best = base.reframe(best)
+		if n > reframeAllMax {
+			best = base.reframe(best) // on the cheapest only
+		}
+		base.cutBySureness(best, base.seamFloors())
 	}
 	return best
 }
@@ -578,6 +589,11 @@ const shapeBeamMax = 32
 // from a corner, with no frame to go by, they rarely beat the greedy with
 // its frame repair.
 const rectBeamMax = 8
+
+// reframeAllMax is the largest grid on which every candidate arrangement of
+// a rect sheet is repaired (frame.go) before the cheapest is chosen; above
+// it only the cheapest is, the repair costing most of a 32×32 solve.
+const reframeAllMax = 16
 
 // aroundCell sums pair(p, q) (p left of or above q) over the pairs of
 // cell c of an n×n grid with its neighbours.

@@ -25,8 +25,9 @@ func (a *assembly) reframe(cells []int) []int {
 			moved := a.shiftFrame(cells)
 			moved = a.orderLines(cells, false) || moved
 			moved = a.orderLines(cells, true) || moved
-			moved = a.rotateBlocks(cells) || moved
+			moved = a.rotateBlocks(cells, best) || moved
 			moved = a.swapBlocks(cells, best) || moved
+			moved = a.reassignDoubtful(cells, best) || moved
 			if !moved {
 				break
 			}
@@ -126,9 +127,13 @@ func (a *assembly) orderLines(cells []int, byRow bool) bool {
 // lowers the total cost; it reports whether it shifted any. A region that
 // grew from a wrong seam sits a few cells off as a whole; this moves it back.
 // Blocks are at most maxBlock lines thick (a thicker one moves in steps)
-// and maxLen long, and move up to maxShift cells (whole lines: any).
-func (a *assembly) rotateBlocks(cells []int) bool {
+// and maxLen long, and move up to maxShift cells (whole lines: any). Only
+// blocks with a doubtful cell (see doubtful) move: where every seam of a
+// block is a best-buddy seam, no shift is cheaper, and the search stays
+// small on a nearly right arrangement.
+func (a *assembly) rotateBlocks(cells []int, best *matches) bool {
 	n := a.n
+	doubt := a.doubtful(cells, best)
 	const maxBlock, maxLen = 4, 16
 	const maxShift = 3
 	inSet := make([]bool, n*n)
@@ -156,6 +161,9 @@ func (a *assembly) rotateBlocks(cells []int) bool {
 							for k := from; k < to; k++ {
 								set = append(set, idx(i, k))
 							}
+						}
+						if !slices.ContainsFunc(set, func(c int) bool { return doubt[c] }) {
+							continue
 						}
 						seg = seg[:0]
 						for _, c := range set {
@@ -271,19 +279,7 @@ func (a *assembly) shiftFrame(cells []int) bool {
 							cost[k][j] = price(x, nb, after)
 						}
 					}
-					pick := assign(cost)
-					taken := make([]bool, len(pool))
-					for k, j := range pick {
-						cand[idx(line, k)] = pool[j]
-						taken[j] = true
-					}
-					rest := pool[:0:0]
-					for j, x := range pool {
-						if !taken[j] {
-							rest = append(rest, x)
-						}
-					}
-					pool = rest
+					pool = assignFrom(cost, pool, func(k, x int) { cand[idx(line, k)] = x })
 				}
 				if c := a.cost(cand); c < bestCost-1e-6 {
 					best, bestCost = cand, c
@@ -526,7 +522,6 @@ func (a *assembly) regrow(cells []int, best *matches) bool {
 	if size[root] == n*n || size[root] < 2 {
 		return false
 	}
-	s := 2*n - 1
 	g := a.newGrower()
 	off := n - 1 - n/2 // the grid's top-left on the canvas
 	for c, x := range cells {
@@ -535,14 +530,7 @@ func (a *assembly) regrow(cells []int, best *matches) bool {
 		}
 	}
 	// The frame: the region's extent, widened only as far as n allows.
-	for k := g.count; k < a.m; k++ {
-		slot, x := g.next()
-		if slot < 0 {
-			break
-		}
-		g.put(slot/s, slot%s, x)
-	}
-	cand := g.finish()
+	cand := growRest(g)
 	if a.cost(cand) >= a.cost(cells)-1e-6 {
 		return false
 	}
@@ -589,4 +577,194 @@ func (a *assembly) buddyComponents(cells []int, best *matches) (int, func(int) i
 		}
 	}
 	return root, find
+}
+
+// reassignDoubtful places the pieces of each region of doubtful cells (see
+// doubtful; 4-connected) again by exact assignment: the region's cells next
+// to the sure part are filled first, each priced by its placed neighbours,
+// all of them at once by the Hungarian method over every piece of the
+// region, then the cells next to those, and so on inwards. In a region of
+// low texture, where a greedy choice between near-equal seams goes wrong,
+// the region is filled as a whole. A region's new filling is kept when it
+// lowers the total cost; reassignDoubtful reports whether one was.
+func (a *assembly) reassignDoubtful(cells []int, best *matches) bool {
+	n, m := a.n, a.m
+	doubt := a.doubtful(cells, best)
+	seen := make([]bool, m)
+	inSet := make([]bool, m)
+	moved := false
+	for start := range m {
+		if !doubt[start] || seen[start] {
+			continue
+		}
+		// The region: doubtful cells 4-connected to start.
+		region := []int{start}
+		seen[start] = true
+		for i := 0; i < len(region); i++ {
+			c := region[i]
+			r, col := c/n, c%n
+			for _, nb := range [4]int{c - 1, c + 1, c - n, c + n} {
+				if nb < 0 || nb >= m || (nb == c-1 && col == 0) || (nb == c+1 && col == n-1) || (nb == c-n && r == 0) {
+					continue
+				}
+				if doubt[nb] && !seen[nb] {
+					seen[nb] = true
+					region = append(region, nb)
+				}
+			}
+		}
+		if len(region) < 2 || len(region) == m {
+			continue
+		}
+		for _, c := range region {
+			inSet[c] = true
+		}
+		before := a.setCost(cells, region, inSet)
+		old := make([]int, len(region))
+		for i, c := range region {
+			old[i] = cells[c]
+		}
+		a.fillByLayers(cells, region)
+		if a.setCost(cells, region, inSet) < before-1e-6 {
+			moved = true
+		} else {
+			for i, c := range region {
+				cells[c] = old[i]
+			}
+		}
+		for _, c := range region {
+			inSet[c] = false
+		}
+	}
+	return moved
+}
+
+// fillByLayers empties the cells of region and fills them again with their
+// pieces, layer by layer from the cells next to filled ones inwards, each
+// layer by exact assignment priced by the filled neighbours.
+func (a *assembly) fillByLayers(cells, region []int) {
+	n, m := a.n, a.m
+	pool := make([]int, len(region))
+	for i, c := range region {
+		pool[i] = cells[c]
+		cells[c] = -1
+	}
+	for len(pool) > 0 {
+		var layer []int
+		for _, c := range region {
+			if cells[c] >= 0 {
+				continue
+			}
+			r, col := c/n, c%n
+			if col > 0 && cells[c-1] >= 0 || col+1 < n && cells[c+1] >= 0 || r > 0 && cells[c-n] >= 0 || r+1 < n && cells[c+n] >= 0 {
+				layer = append(layer, c)
+			}
+		}
+		if len(layer) == 0 { // no filled cell around: any order
+			for _, c := range region {
+				if cells[c] < 0 {
+					cells[c], pool = pool[0], pool[1:]
+				}
+			}
+			return
+		}
+		cost := make([][]float64, len(layer))
+		for k, c := range layer {
+			r, col := c/n, c%n
+			cost[k] = make([]float64, len(pool))
+			for j, x := range pool {
+				var s float64
+				if col > 0 && cells[c-1] >= 0 {
+					s += float64(a.right[cells[c-1]*m+x])
+				}
+				if col+1 < n && cells[c+1] >= 0 {
+					s += float64(a.right[x*m+cells[c+1]])
+				}
+				if r > 0 && cells[c-n] >= 0 {
+					s += float64(a.down[cells[c-n]*m+x])
+				}
+				if r+1 < n && cells[c+n] >= 0 {
+					s += float64(a.down[x*m+cells[c+n]])
+				}
+				cost[k][j] = s
+			}
+		}
+		pool = assignFrom(cost, pool, func(k, x int) { cells[layer[k]] = x })
+	}
+}
+
+// frameTie is how much cheaper (relatively) than the border's seam line
+// another line between whole columns (rows) may be and still be weighed as
+// the border by sureness instead of cost.
+const frameTie = 0.02
+
+// cutBySureness decides where the frame of cells cuts through whole
+// columns and rows when costs cannot: the border is where the pieces have
+// no good continuation, so of the lines between neighbouring columns
+// (cyclically: the last column next to the first) whose cost is within
+// frameTie of the line the border now takes, the border goes where the
+// pieces' seams are least sure — each seam's cost over the best other
+// choice its pieces have (seamFloor.alt). A true seam, however dear, is its
+// pieces' best choice by a margin; a seam across the picture's border is
+// one arbitrary choice among many. It rotates cells in place.
+func (a *assembly) cutBySureness(cells []int, fl *seamFloor) {
+	n, m := a.n, a.m
+	for _, dir := range [2]int{dirRight, dirDown} {
+		pair := a.right
+		if dir == dirDown {
+			pair = a.down
+		}
+		at := func(line, k int) int { // k-th piece of column (row) line
+			if dir == dirRight {
+				return cells[k*n+line]
+			}
+			return cells[line*n+k]
+		}
+		raw, sure := make([]float64, n), make([]float64, n)
+		sc := fl.scale[dir]
+		for b := range n {
+			for k := range n {
+				x, y := at(b, k), at((b+1)%n, k)
+				raw[b] += float64(pair[x*m+y])
+				sure[b] += float64((pair[x*m+y] + sc) / (fl.alt(dir, x, y) + sc))
+			}
+		}
+		cut := n - 1
+		for b := range n - 1 {
+			if raw[n-1]-raw[b] <= frameTie*raw[n-1] && sure[b] > sure[cut] {
+				cut = b
+			}
+		}
+		if cut == n-1 {
+			continue
+		}
+		old := slices.Clone(cells)
+		for line := range n {
+			from := (line + cut + 1) % n
+			for k := range n {
+				if dir == dirRight {
+					cells[k*n+line] = old[k*n+from]
+				} else {
+					cells[line*n+k] = old[from*n+k]
+				}
+			}
+		}
+	}
+}
+
+// assignFrom gives each row k of cost (a cell) its own piece of pool by
+// exact assignment, put(k, piece) placing it, and returns the pieces left.
+func assignFrom(cost [][]float64, pool []int, put func(k, x int)) []int {
+	taken := make([]bool, len(pool))
+	for k, j := range assign(cost) {
+		put(k, pool[j])
+		taken[j] = true
+	}
+	rest := pool[:0:0]
+	for j, x := range pool {
+		if !taken[j] {
+			rest = append(rest, x)
+		}
+	}
+	return rest
 }

@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -22,14 +23,7 @@ func TestSurvey(t *testing.T) {
 	if modes == "" {
 		t.Skip("set JIGBENCH_SURVEY=rect,shape to run")
 	}
-	grids := []int{4, 8, 12, 16, 32}
-	if g := os.Getenv("JIGBENCH_SURVEY_GRIDS"); g != "" {
-		grids = nil
-		for _, f := range strings.Split(g, ",") {
-			n, _ := strconv.Atoi(f)
-			grids = append(grids, n)
-		}
-	}
+	grids := envGrids("JIGBENCH_SURVEY_GRIDS", []int{4, 8, 12, 16, 32})
 	files, _ := filepath.Glob(filepath.Join(photoDir, "*.jpg"))
 	if f := os.Getenv("JIGBENCH_SURVEY_FILES"); f != "" {
 		files = nil
@@ -63,4 +57,90 @@ func TestSurvey(t *testing.T) {
 			t.Log(line)
 		}
 	}
+}
+
+// TestSurveyTable prints the rect-sheet PA of every name in JIGBENCH_TABLE
+// (mate-backgrounds photographs *.jpg, seed 2, or demo scenes, seed 1) at
+// every grid of JIGBENCH_TABLE_GRIDS, for each hard variant of
+// JIGBENCH_TABLE_VARIANTS (comma-separated; empty: the picture as it is;
+// photographs only), marking instances with pieces whose cells are
+// identical (a tie no solver can break) as [twins k]. It checks nothing:
+// it is the measurement behind the README's rect table.
+func TestSurveyTable(t *testing.T) {
+	list := os.Getenv("JIGBENCH_TABLE")
+	if list == "" {
+		t.Skip("set JIGBENCH_TABLE=Garden.jpg,night-city,… and JIGBENCH_TABLE_GRIDS=4,8 to run")
+	}
+	grids := envGrids("JIGBENCH_TABLE_GRIDS", []int{4, 8, 16, 32})
+	for _, v := range strings.Split(os.Getenv("JIGBENCH_TABLE_VARIANTS"), ",") {
+		for _, name := range strings.Split(list, ",") {
+			line := "TABLE " + name + " " + v + ":"
+			for _, n := range grids {
+				gen := surveyInstance(t, name, v, n)
+				t0 := time.Now()
+				_, correct, _ := solveSheet(t, gen, true)
+				twins := len(rectTwins(gen))
+				line += " " + strconv.Itoa(n) + "=" + strconv.FormatFloat(float64(correct)/float64(n*n), 'f', 4, 64)
+				if twins > 0 {
+					line += "[twins " + strconv.Itoa(twins) + "]"
+				}
+				line += "(" + time.Since(t0).Round(10*time.Millisecond).String() + ")"
+			}
+			t.Log(line)
+		}
+	}
+}
+
+// rectTwins lists pairs of pieces (a < b) whose cells hold the same pixels:
+// on a rect sheet they are indistinguishable.
+func rectTwins(gen *render.Generated) [][2]int {
+	p, img := gen.Puzzle, gen.Solved
+	var pairs [][2]int
+	for a := range p.CellOf {
+		for b := a + 1; b < len(p.CellOf); b++ {
+			ca, cb := p.CellOf[a], p.CellOf[b]
+			same := true
+			for y := 0; y < p.PieceH && same; y++ {
+				i := img.PixOffset(ca.Col*p.PieceW, ca.Row*p.PieceH+y)
+				j := img.PixOffset(cb.Col*p.PieceW, cb.Row*p.PieceH+y)
+				same = bytes.Equal(img.Pix[i:i+4*p.PieceW], img.Pix[j:j+4*p.PieceW])
+			}
+			if same {
+				pairs = append(pairs, [2]int{a, b})
+			}
+		}
+	}
+	return pairs
+}
+
+// envGrids reads a comma-separated list of grids from the environment
+// variable name, def if it is unset.
+func envGrids(name string, def []int) []int {
+	g := os.Getenv(name)
+	if g == "" {
+		return def
+	}
+	var grids []int
+	for _, f := range strings.Split(g, ",") {
+		n, _ := strconv.Atoi(f)
+		grids = append(grids, n)
+	}
+	return grids
+}
+
+// surveyInstance is the n×n instance of a photograph (name.jpg, seed 2;
+// with a hard variant if variant is not empty) or of a demo scene (seed 1).
+func surveyInstance(t *testing.T, name, variant string, n int) *render.Generated {
+	t.Helper()
+	switch {
+	case variant != "":
+		return hardInstance(t, name, variant, n)
+	case strings.HasSuffix(name, ".jpg"):
+		gen, err := render.Generate(loadPhoto(t, name), n, 2, puzzle.DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return gen
+	}
+	return generateDemo(t, name, n, 1)
 }

@@ -208,10 +208,6 @@ func (s *segmentSet) join(x, y int, d [2]int, strict bool) bool {
 	return true
 }
 
-// mergeCandidates is how many of each piece's cheapest partners per
-// direction (and of each piece's as the partner) are candidate seams.
-const mergeCandidates = 4
-
 // mergeMaxOdds is the most a join's new seams may cost on average, each
 // over the best alternative either piece has (seamOdds).
 const mergeMaxOdds, mergeSingleOdds = 1.25, 1.0
