@@ -496,7 +496,7 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 	if !shaped {
 		// Without flat sides the frame is unknown: the greedy that grows
 		// from the surest spot finds it far better than a fill from a corner.
-		// Merging clusters along the surest seams (merge.go) has no frame
+		// Merging clusters along the surest seams (cluster.go) has no frame
 		// to wrap around at all.
 		results = append(results, base.grow(), base.mergeClusters())
 	}

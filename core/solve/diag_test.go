@@ -18,7 +18,7 @@ import (
 // arrangement's (truth cheaper: the search failed; answer cheaper: the
 // measure did), the worst error of the cut pieces' colours against the
 // picture (inside and on the outlined boundary), the label pixels on the
-// cells' edges, and what merging clusters (merge.go) alone reaches. It
+// cells' edges, and what merging clusters (cluster.go) alone reaches. It
 // checks nothing.
 func TestDiagnoseRect(t *testing.T) {
 	list := os.Getenv("JIGBENCH_DIAG")

@@ -350,7 +350,7 @@ func (a *assembly) growFramed() []int {
 	cells := a.growFramedFrom(nil)
 	// A second start: corners in a featureless sky are a poor one. Above
 	// 32×32 it is the largest segment that merging the surest seams builds
-	// (merge.go), placed where its flat sides put it: cheaper than the
+	// (segments.go), placed where its flat sides put it: cheaper than the
 	// greedy from the surest piece on a free canvas, its frame set by the
 	// flat sides as they are placed, and on the 64×64 photographs cheaper
 	// in cost too (Garden, Aqua; on Dune the corners win either way).
