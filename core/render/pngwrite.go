@@ -46,6 +46,17 @@ const (
 // up to 0.4 % larger on some rect sheets).
 const deflateLevel = 2
 
+// deepLevel is the level used where deflateLevel loses (fastLevelLoses).
+const deepLevel = 4
+
+var deepZlibWriters = sync.Pool{New: func() any {
+	w, err := zlib.NewWriterLevel(nil, deepLevel)
+	if err != nil {
+		panic(err) // a valid level; unreachable
+	}
+	return w
+}}
+
 // filterBuffers hold filtered images between encodings.
 var filterBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
@@ -139,8 +150,12 @@ func encodePNG(b *bytes.Buffer, img image.Image) error {
 	b.Grow(len(filtered)/2 + 1024)
 	start := b.Len()
 	b.Write([]byte{0, 0, 0, 0, 'I', 'D', 'A', 'T'})
-	zw := zlibWriters.Get().(*zlib.Writer)
-	defer zlibWriters.Put(zw)
+	writers := &zlibWriters
+	if fastLevelLoses(filtered) {
+		writers = &deepZlibWriters
+	}
+	zw := writers.Get().(*zlib.Writer)
+	defer writers.Put(zw)
 	zw.Reset(b)
 	if _, err := zw.Write(filtered); err != nil {
 		return err
@@ -168,6 +183,12 @@ func encodePNG(b *bytes.Buffer, img image.Image) error {
 			b.Write(std.Bytes())
 		}
 	}
+	return finishPNG(b, start)
+}
+
+// finishPNG closes the IDAT chunk that starts at start (its length and CRC)
+// and ends the file.
+func finishPNG(b *bytes.Buffer, start int) error {
 	data := b.Bytes()[start:]
 	binary.BigEndian.PutUint32(data, uint32(len(data)-8))
 	var crc [4]byte
@@ -175,6 +196,43 @@ func encodePNG(b *bytes.Buffer, img image.Image) error {
 	b.Write(crc[:])
 	writeChunk(b, "IEND", nil)
 	return nil
+}
+
+// sampleBytes is how much of the filtered image fastLevelLoses deflates
+// both ways.
+const sampleBytes = 128 << 10
+
+// fastLevelLoses reports whether the standard library's BestSpeed deflates
+// a sample from the middle of filtered at least 3 % smaller than
+// deflateLevel does. klauspost's fast levels search matches less deeply; on
+// some pictures (a graphic such as mate-backgrounds' Elephants) they lose by
+// up to a fifth, which would break "no larger than image/png", and its
+// level deepLevel, still faster than image/png, wins there. Deflating
+// 128 KB twice costs a few per cent of the encoding.
+func fastLevelLoses(filtered []byte) bool {
+	if len(filtered) < 4*sampleBytes {
+		return false // small images go through the retry below
+	}
+	mid := len(filtered)/2 - sampleBytes/2
+	sample := filtered[mid : mid+sampleBytes]
+	var fast, std countWriter
+	zw := zlibWriters.Get().(*zlib.Writer)
+	defer zlibWriters.Put(zw)
+	zw.Reset(&fast)
+	zw.Write(sample)
+	zw.Close()
+	sw, _ := stdzlib.NewWriterLevel(&std, stdzlib.BestSpeed)
+	sw.Write(sample)
+	sw.Close()
+	return std*100 < fast*97
+}
+
+// countWriter counts the bytes written to it.
+type countWriter int
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	*c += countWriter(len(p))
+	return len(p), nil
 }
 
 // filterImage filters every row (fill gives its samples) into one buffer,

@@ -135,7 +135,7 @@ func TestEncodePNGNoLarger(t *testing.T) {
 	}
 	// Photographs from mate-backgrounds (.ci/deps test), and a smooth
 	// synthetic gradient, where klauspost's fast levels alone lose.
-	for _, f := range []string{"nature/Garden.jpg", "nature/Dune.jpg", "abstract/Flow.png"} {
+	for _, f := range []string{"nature/Garden.jpg", "nature/Dune.jpg", "abstract/Flow.png", "abstract/Elephants.jpg"} {
 		data, err := os.ReadFile("/usr/share/backgrounds/mate/" + f)
 		if err != nil {
 			t.Logf("%s: %v (skipped)", f, err)
