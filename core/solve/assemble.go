@@ -716,3 +716,36 @@ func bestRotation(n int, right, down []float32, cells []int) []int {
 	}
 	return best
 }
+
+// seamsAt sums price over the seams piece x would make at cell c with the
+// pieces placed around it (cells[·] ≥ 0; −1 is an empty cell).
+func (a *assembly) seamsAt(cells []int, c, x int, price func(float32) float64) float64 {
+	n, m := a.n, a.m
+	r, col := c/n, c%n
+	var d float64
+	if col > 0 && cells[c-1] >= 0 {
+		d += price(a.right[cells[c-1]*m+x])
+	}
+	if col+1 < n && cells[c+1] >= 0 {
+		d += price(a.right[x*m+cells[c+1]])
+	}
+	if r > 0 && cells[c-n] >= 0 {
+		d += price(a.down[cells[c-n]*m+x])
+	}
+	if r+1 < n && cells[c+n] >= 0 {
+		d += price(a.down[x*m+cells[c+n]])
+	}
+	return d
+}
+
+// seamCost prices a seam at its dissimilarity.
+func seamCost(v float32) float64 { return float64(v) }
+
+// gapPriced prices a seam at its dissimilarity, and one shape forbids
+// (+Inf) at gapPenalty, so a sum stays finite and comparable.
+func gapPriced(v float32) float64 {
+	if math.IsInf(float64(v), 1) {
+		return gapPenalty
+	}
+	return float64(v)
+}

@@ -1,8 +1,9 @@
 package solve
 
 import (
-	"github.com/jigbench/jigbench/core/puzzle"
 	"math"
+
+	"github.com/jigbench/jigbench/core/puzzle"
 )
 
 // A seam is the cut between two pieces placed side by side: A on the left

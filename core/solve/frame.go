@@ -643,7 +643,7 @@ func (a *assembly) reassignDoubtful(cells []int, best *matches) bool {
 // pieces, layer by layer from the cells next to filled ones inwards, each
 // layer by exact assignment priced by the filled neighbours.
 func (a *assembly) fillByLayers(cells, region []int) {
-	n, m := a.n, a.m
+	n := a.n
 	pool := make([]int, len(region))
 	for i, c := range region {
 		pool[i] = cells[c]
@@ -670,23 +670,9 @@ func (a *assembly) fillByLayers(cells, region []int) {
 		}
 		cost := make([][]float64, len(layer))
 		for k, c := range layer {
-			r, col := c/n, c%n
 			cost[k] = make([]float64, len(pool))
 			for j, x := range pool {
-				var s float64
-				if col > 0 && cells[c-1] >= 0 {
-					s += float64(a.right[cells[c-1]*m+x])
-				}
-				if col+1 < n && cells[c+1] >= 0 {
-					s += float64(a.right[x*m+cells[c+1]])
-				}
-				if r > 0 && cells[c-n] >= 0 {
-					s += float64(a.down[cells[c-n]*m+x])
-				}
-				if r+1 < n && cells[c+n] >= 0 {
-					s += float64(a.down[x*m+cells[c+n]])
-				}
-				cost[k][j] = s
+				cost[k][j] = a.seamsAt(cells, c, x, seamCost)
 			}
 		}
 		pool = assignFrom(cost, pool, func(k, x int) { cells[layer[k]] = x })

@@ -484,12 +484,6 @@ func (a *assembly) fillGaps(cells []int, placed []bool) {
 	if len(empty) == 0 {
 		return
 	}
-	price := func(v float32) float64 {
-		if math.IsInf(float64(v), 1) {
-			return gapPenalty
-		}
-		return float64(v)
-	}
 	cost := make([][]float64, len(left))
 	for i, x := range left {
 		cost[i] = make([]float64, len(empty))
@@ -499,19 +493,7 @@ func (a *assembly) fillGaps(cells []int, placed []bool) {
 			if sigFlats(a.sides[x]) != cellFlats(n, r, col) {
 				d += 4 * gapPenalty
 			}
-			if col > 0 && cells[c-1] >= 0 {
-				d += price(a.right[cells[c-1]*m+x])
-			}
-			if col+1 < n && cells[c+1] >= 0 {
-				d += price(a.right[x*m+cells[c+1]])
-			}
-			if r > 0 && cells[c-n] >= 0 {
-				d += price(a.down[cells[c-n]*m+x])
-			}
-			if r+1 < n && cells[c+n] >= 0 {
-				d += price(a.down[x*m+cells[c+n]])
-			}
-			cost[i][j] = d
+			cost[i][j] = d + a.seamsAt(cells, c, x, gapPriced)
 		}
 	}
 	for i, j := range assign(cost) {
@@ -667,34 +649,14 @@ func (f *axisFrame) fits(n, v, vmin, vmax int, low, high bool) bool {
 // exchanges (improve) cannot. A class's new placement is kept only if it
 // lowers the total cost; it runs until a round changes nothing.
 func (a *assembly) reassign(cells []int) {
-	n, m := a.n, a.m
+	n := a.n
 	byCode := [81][]int{} // signature → cells holding it
 	for c, x := range cells {
 		code := sigCode(a.sides[x])
 		byCode[code] = append(byCode[code], c)
 	}
-	price := func(v float32) float64 {
-		if math.IsInf(float64(v), 1) {
-			return gapPenalty
-		}
-		return float64(v)
-	}
 	at := func(c, x int) float64 { // x at cell c, its neighbours as they are
-		r, col := c/n, c%n
-		var d float64
-		if col > 0 {
-			d += price(a.right[cells[c-1]*m+x])
-		}
-		if col+1 < n {
-			d += price(a.right[x*m+cells[c+1]])
-		}
-		if r > 0 {
-			d += price(a.down[cells[c-n]*m+x])
-		}
-		if r+1 < n {
-			d += price(a.down[x*m+cells[c+n]])
-		}
-		return d
+		return a.seamsAt(cells, c, x, gapPriced)
 	}
 	total := penalisedCost(n, a.right, a.down, cells)
 	for round := 0; round < 4; round++ {
