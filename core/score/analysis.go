@@ -72,13 +72,7 @@ func pp(x float64) string {
 	return strconv.FormatFloat(v, 'f', 2, 64)
 }
 
-func ppSigned(x float64) string {
-	s := pp(x)
-	if s != "0.00" && s[0] != '-' {
-		return "+" + s
-	}
-	return s
-}
+func ppSigned(x float64) string { return withSign(pp(x)) }
 
 // formatP writes a p-value with four decimals, or "<0.0001".
 func formatP(p float64) string {

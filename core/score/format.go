@@ -60,12 +60,15 @@ func percentNumber(x float64) string {
 
 // SignedPoints writes a difference of fractions in percentage points with
 // one decimal and a sign ("+12.3", "-4.0", "0.0"), Percent's precision.
-func SignedPoints(x float64) string {
-	s := percentNumber(x)
-	if s != "0.0" && s[0] != '-' {
-		return "+" + s
+func SignedPoints(x float64) string { return withSign(percentNumber(x)) }
+
+// withSign puts a "+" before a formatted number that is neither negative
+// nor zero at the precision it is written with ("0.0", "0.00").
+func withSign(s string) string {
+	if s == "" || s[0] == '-' || strings.Trim(s, "0.") == "" {
+		return s
 	}
-	return s
+	return "+" + s
 }
 
 // PairedText writes a paired difference in percentage points as
