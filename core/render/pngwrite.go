@@ -57,6 +57,16 @@ var deepZlibWriters = sync.Pool{New: func() any {
 	return w
 }}
 
+// stdZlibWriters are image/png's deflate at BestSpeed, for the sample
+// in fastLevelLoses and the retry of very repetitive images.
+var stdZlibWriters = sync.Pool{New: func() any {
+	w, err := stdzlib.NewWriterLevel(nil, stdzlib.BestSpeed)
+	if err != nil {
+		panic(err) // a valid level; unreachable
+	}
+	return w
+}}
+
 // filterBuffers hold filtered images between encodings.
 var filterBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
@@ -170,10 +180,9 @@ func encodePNG(b *bytes.Buffer, img image.Image) error {
 	if n := b.Len() - start - 8; n < len(filtered)/retryRatio {
 		filtered = filterImage(filtered, fill, w*bpp, h, bpp, 1)
 		var std bytes.Buffer
-		sw, err := stdzlib.NewWriterLevel(&std, stdzlib.BestSpeed)
-		if err != nil {
-			return err
-		}
+		sw := stdZlibWriters.Get().(*stdzlib.Writer)
+		defer stdZlibWriters.Put(sw)
+		sw.Reset(&std)
 		sw.Write(filtered) // a bytes.Buffer does not fail
 		if err := sw.Close(); err != nil {
 			return err
@@ -221,7 +230,9 @@ func fastLevelLoses(filtered []byte) bool {
 	zw.Reset(&fast)
 	zw.Write(sample)
 	zw.Close()
-	sw, _ := stdzlib.NewWriterLevel(&std, stdzlib.BestSpeed)
+	sw := stdZlibWriters.Get().(*stdzlib.Writer)
+	defer stdZlibWriters.Put(sw)
+	sw.Reset(&std)
 	sw.Write(sample)
 	sw.Close()
 	return std*100 < fast*97
