@@ -30,7 +30,10 @@ const solveUsage = `usage: jigbench solve DIR [--mode shape|content] [--sheet sh
     --mode content: reads only the sheet image and the public fields of
       instance.json (grid, piece size, layout, slots); derives each piece's
       sides from its silhouette and places the pieces by how their borders
-      continue each other, under the shape constraints.
+      continue each other, under the shape constraints. Pieces it cannot
+      tell apart (the same sides and the same seams with every other piece:
+      a flat sky, still water) are a tie: the summary says how many, since
+      any order of them over their cells is as good an answer.
     --sheet: which sheet content mode reads (default shape; rect has no
       shapes, only content).
     --count: instead of an answer, print {"id":…,"consistent_arrangements":
@@ -125,6 +128,17 @@ func runSolve(e *env, args []string) error {
 			summary = "content only (no tabs on this sheet)"
 		}
 		summary += fmt.Sprintf(", seam cost %.4g", res.Cost)
+		if t := len(res.Ties); t > 0 {
+			tied := 0
+			for _, c := range res.Ties {
+				tied += len(c)
+			}
+			classes := "classes"
+			if t == 1 {
+				classes = "class"
+			}
+			summary += fmt.Sprintf("; %d pieces in %d %s look alike to it and tie (their order within a class is arbitrary)", tied, t, classes)
+		}
 	}
 	data := []byte(score.MappingJSON(pred, n) + "\n")
 	if *out != "" {

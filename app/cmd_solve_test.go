@@ -65,6 +65,25 @@ func TestSolveRowsInScoreReport(t *testing.T) {
 
 // TestSolveCount: --count prints the exact count as a decimal string, which
 // is the number of signature layouts times the orders of look-alike pieces.
+// The content solver's summary says how many pieces it cannot tell apart:
+// alpine-lake's 4×4 rect sheet has four cells of one flat colour.
+func TestSolveSummaryNamesTies(t *testing.T) {
+	dir := t.TempDir()
+	code, out, stderr := runCLI("generate", "--demo", "alpine-lake", "--grid", "4", "--seed", "1", "--out", dir)
+	if code != 0 {
+		t.Fatalf("generate: %s", stderr)
+	}
+	inst := strings.TrimSpace(out)
+	code, _, stderr = runCLI("solve", inst, "--mode", "content", "--sheet", "rect")
+	if want := "; 4 pieces in 1 class look alike to it and tie"; code != 0 || !strings.Contains(stderr, want) {
+		t.Errorf("solve --sheet rect: code %d, stderr %q; want it to contain %q", code, stderr, want)
+	}
+	code, _, stderr = runCLI("solve", inst, "--mode", "content")
+	if code != 0 || strings.Contains(stderr, "tie") {
+		t.Errorf("solve on the shape sheet (tabs tell the flat cells apart): code %d, stderr %q; want no ties", code, stderr)
+	}
+}
+
 func TestSolveCount(t *testing.T) {
 	dir := t.TempDir()
 	code, out, stderr := runCLI("generate", "--demo", "bookshelf", "--grid", "4", "--seed", "3", "--size", "256", "--out", dir)

@@ -105,17 +105,10 @@ func newAssembly(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool) *as
 // index builds the twin groups, the signature buckets and the hash keys.
 func (a *assembly) index() {
 	m := a.m
-	a.prevTwin = make([]int, m)
+	a.prevTwin = a.twinLinks()
 	a.all = make([]int, m)
 	for x := range m {
 		a.all[x] = x
-		a.prevTwin[x] = -1
-		for y := x - 1; y >= 0; y-- {
-			if a.alike(x, y) {
-				a.prevTwin[x] = y
-				break
-			}
-		}
 	}
 	for i := range a.byCode {
 		a.byCode[i] = nil

@@ -33,6 +33,9 @@ type ContentResult struct {
 	// interlock (0 unless the greedy of a large shape sheet left some that
 	// no exchange repaired).
 	Misfits int
+	// Ties are the classes of pieces the solver cannot tell apart, each in
+	// ID order (tieClasses): which of a class goes where is a tie.
+	Ties [][]int
 }
 
 // SolveContent solves a sheet from its pixels: it cuts every slot, reads
@@ -76,6 +79,7 @@ func SolveContent(in ContentInput) (*ContentResult, error) {
 	}
 	res.Cost = penalisedCost(g.n, cm.d[dirRight], cm.d[dirDown], cells)
 	res.Misfits = misfits(g.n, cm.d[dirRight], cm.d[dirDown], cells)
+	res.Ties = tieClasses(g.n, res.Sides, cm, res.Shaped)
 	return res, nil
 }
 
