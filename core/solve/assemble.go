@@ -497,8 +497,9 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		// Without flat sides the frame is unknown: the greedy that grows
 		// from the surest spot finds it far better than a fill from a corner.
 		// Merging clusters along the surest seams (cluster.go) has no frame
-		// to wrap around at all.
-		results = append(results, base.grow(), base.mergeClusters())
+		// to wrap around at all; merging the loop-checked seams first
+		// (mergeLoops) goes wrong elsewhere than either.
+		results = append(results, base.grow(), base.mergeClusters(), base.mergeLoops())
 	}
 	var best []int
 	bestCost := math.Inf(1)

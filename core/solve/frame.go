@@ -28,6 +28,7 @@ func (a *assembly) reframe(cells []int) []int {
 			moved = a.rotateBlocks(cells, best) || moved
 			moved = a.swapBlocks(cells, best) || moved
 			moved = a.reassignDoubtful(cells, best) || moved
+			moved = a.moveSegments(cells, best) || moved
 			if !moved {
 				break
 			}
