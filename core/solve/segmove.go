@@ -90,8 +90,8 @@ func (a *assembly) moveSegmentsOnce(cells []int, best *matches) bool {
 }
 
 // segmentMoves lists the translations that the best buddies of seg's
-// border pieces, placed outside seg, agree on (at least segmentMoveVotes),
-// most votes first.
+// border pieces, placed outside seg, agree on (at least segmentMoveVotes)
+// and that keep it on the grid, most votes first.
 func (a *assembly) segmentMoves(cells, seg []int, inSeg []bool, where []int, best *matches) []segmentMove {
 	n := a.n
 	votes := map[[2]int]int{}
@@ -119,8 +119,16 @@ func (a *assembly) segmentMoves(cells, seg []int, inSeg []bool, where []int, bes
 			vote(c, y, -1, 0)
 		}
 	}
+	rmin, rmax, cmin, cmax := n, -1, n, -1
+	for _, c := range seg {
+		rmin, rmax = min(rmin, c/n), max(rmax, c/n)
+		cmin, cmax = min(cmin, c%n), max(cmax, c%n)
+	}
 	var out []segmentMove
 	for d, v := range votes {
+		if rmin+d[0] < 0 || rmax+d[0] >= n || cmin+d[1] < 0 || cmax+d[1] >= n {
+			continue // off the grid
+		}
 		if v >= segmentMoveVotes && d != [2]int{0, 0} {
 			out = append(out, segmentMove{d[0], d[1], v})
 		}
@@ -139,7 +147,7 @@ func (a *assembly) segmentMoves(cells, seg []int, inSeg []bool, where []int, bes
 
 // translate writes into trial (a copy of cells) seg moved by (dr, dc), the
 // pieces it displaces refilled into the cells it vacates by fillByLayers;
-// false if the segment would leave the grid.
+// false (trial unchanged) if the segment would leave the grid.
 func (a *assembly) translate(trial, cells, seg []int, inSeg []bool, dr, dc int) bool {
 	n := a.n
 	for _, c := range seg {
