@@ -490,8 +490,14 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		// Without flat sides the frame is unknown: the greedy that grows
 		// from the surest spot finds it far better than a fill from a corner.
 		// Merging clusters along the surest seams (cluster.go) has no frame
-		// to wrap around at all.
+		// to wrap around at all. Above reframeAllMax, merging the
+		// loop-checked seams first (mergeLoops) goes wrong elsewhere than
+		// either (autumn-forest 32×32: PA 0.015 → 0.74); up to it, where
+		// every candidate is repaired, it won nothing on the survey.
 		results = append(results, base.grow(), base.mergeClusters())
+		if n > reframeAllMax {
+			results = append(results, base.mergeLoops())
+		}
 	}
 	var best []int
 	bestCost := math.Inf(1)

@@ -178,71 +178,160 @@ type cluster struct {
 // returns the largest cluster's pieces as a region of the grid with every
 // other piece placed by the greedy from it (cell → piece).
 func (a *assembly) mergeClusters() []int {
-	n, m := int32(a.n), a.m
-	of := make([]int32, m)     // piece → cluster
-	pos := make([][2]int32, m) // piece → (row, col) in its cluster
-	cls := make([]*cluster, m)
-	for x := range m {
-		of[x] = int32(x)
-		cls[x] = &cluster{members: []int32{int32(x)}, at: map[[2]int32]int32{{0, 0}: int32(x)}}
-	}
+	cl := a.newClustering()
 	seams, fl := a.mergeSeams()
 	for _, s := range seams {
-		ca, cb := of[s.a], of[s.b]
-		if ca == cb {
-			continue
+		cl.join(s, func(b boundary) bool { return b.fits(fl) })
+	}
+	return cl.growLargest()
+}
+
+// mergeLoops is mergeClusters with the seams taken in passes, after Son,
+// Hays and Cooper (2014): a best-buddy seam is often wrong on small pieces
+// (a fifth of them on the 32×32 photographs), but one that closes a 2×2
+// loop of best buddies almost never is (loopSeams: 15 wrong of 521 on
+// Storm.jpg), so those join first; then, again and again, any merge whose
+// new boundary holds two best-buddy seams or more (two clusters that agree
+// in two places: a loop across them); then any whose new boundary has two
+// seams or more, each between pieces among the other's two cheapest
+// partners; and last the single seams in order of sureness, as
+// mergeClusters takes them. Each merge is bounded by mergeFits.
+func (a *assembly) mergeLoops() []int {
+	cl := a.newClustering()
+	seams, fl := a.mergeSeams()
+	loop := a.loopSeams(seams)
+	for i, s := range seams {
+		if loop[i] {
+			cl.join(s, func(b boundary) bool { return b.fits(fl) })
 		}
-		// B's cluster moves by (dr, dc) to put b next to a.
-		want := pos[s.a]
-		if s.dir == dirRight {
-			want[1]++
-		} else {
-			want[0]++
-		}
-		dr, dc := want[0]-pos[s.b][0], want[1]-pos[s.b][1]
-		A, B := cls[ca], cls[cb]
-		if max(A.rmax, B.rmax+dr)-min(A.rmin, B.rmin+dr) >= n || max(A.cmax, B.cmax+dc)-min(A.cmin, B.cmin+dc) >= n {
-			continue
-		}
-		// The smaller moves into the larger.
-		stay, move, sr, sc := A, B, dr, dc
-		cs, cmv := ca, cb
-		if len(B.members) > len(A.members) {
-			stay, move, sr, sc, cs, cmv = B, A, -dr, -dc, cb, ca
-		}
-		clash := false
-		for _, x := range move.members {
-			if _, ok := stay.at[[2]int32{pos[x][0] + sr, pos[x][1] + sc}]; ok {
-				clash = true
-				break
+	}
+	for _, agree := range []func(boundary) bool{
+		func(b boundary) bool { return b.buddies >= 2 },
+		func(b boundary) bool { return b.seams >= 2 && b.good == b.seams },
+	} {
+		for merged := true; merged; {
+			merged = false
+			for _, s := range seams {
+				if cl.join(s, func(b boundary) bool { return agree(b) && b.fits(fl) }) {
+					merged = true
+				}
 			}
 		}
-		if clash || !a.mergeFits(stay, move, pos, sr, sc, fl) {
-			continue
-		}
-		for _, x := range move.members {
-			pos[x] = [2]int32{pos[x][0] + sr, pos[x][1] + sc}
-			stay.at[pos[x]] = x
-			of[x] = cs
-		}
-		stay.members = append(stay.members, move.members...)
-		stay.rmin, stay.rmax = min(stay.rmin, move.rmin+sr), max(stay.rmax, move.rmax+sr)
-		stay.cmin, stay.cmax = min(stay.cmin, move.cmin+sc), max(stay.cmax, move.cmax+sc)
-		cls[cmv] = nil
 	}
+	for _, s := range seams {
+		cl.join(s, func(b boundary) bool { return b.fits(fl) })
+	}
+	return cl.growLargest()
+}
+
+// clustering is the state of cluster merging: every piece's cluster and
+// cell in it.
+type clustering struct {
+	a   *assembly
+	fl  *seamFloor
+	of  []int32    // piece → cluster
+	pos [][2]int32 // piece → (row, col) in its cluster
+	cls []*cluster
+}
+
+func (a *assembly) newClustering() *clustering {
+	m := a.m
+	cl := &clustering{a: a, fl: a.seamFloors(), of: make([]int32, m), pos: make([][2]int32, m), cls: make([]*cluster, m)}
+	for x := range m {
+		cl.of[x] = int32(x)
+		cl.cls[x] = &cluster{members: []int32{int32(x)}, at: map[[2]int32]int32{{0, 0}: int32(x)}}
+	}
+	return cl
+}
+
+// join merges the clusters of seam s's pieces, b next to a, if they are
+// two, the union fits in n×n without two pieces on one cell, and ok accepts
+// the seams the merge creates; it reports whether it merged.
+func (cl *clustering) join(s mergeSeam, ok func(boundary) bool) bool {
+	n, pos := int32(cl.a.n), cl.pos
+	ca, cb := cl.of[s.a], cl.of[s.b]
+	if ca == cb {
+		return false
+	}
+	// B's cluster moves by (dr, dc) to put b next to a.
+	want := pos[s.a]
+	if s.dir == dirRight {
+		want[1]++
+	} else {
+		want[0]++
+	}
+	dr, dc := want[0]-pos[s.b][0], want[1]-pos[s.b][1]
+	A, B := cl.cls[ca], cl.cls[cb]
+	if max(A.rmax, B.rmax+dr)-min(A.rmin, B.rmin+dr) >= n || max(A.cmax, B.cmax+dc)-min(A.cmin, B.cmin+dc) >= n {
+		return false
+	}
+	// The smaller moves into the larger.
+	stay, move, sr, sc := A, B, dr, dc
+	cs, cmv := ca, cb
+	if len(B.members) > len(A.members) {
+		stay, move, sr, sc, cs, cmv = B, A, -dr, -dc, cb, ca
+	}
+	for _, x := range move.members {
+		if _, taken := stay.at[[2]int32{pos[x][0] + sr, pos[x][1] + sc}]; taken {
+			return false
+		}
+	}
+	if !ok(cl.a.boundary(stay, move, pos, sr, sc, cl.fl)) {
+		return false
+	}
+	for _, x := range move.members {
+		pos[x] = [2]int32{pos[x][0] + sr, pos[x][1] + sc}
+		stay.at[pos[x]] = x
+		cl.of[x] = cs
+	}
+	stay.members = append(stay.members, move.members...)
+	stay.rmin, stay.rmax = min(stay.rmin, move.rmin+sr), max(stay.rmax, move.rmax+sr)
+	stay.cmin, stay.cmax = min(stay.cmin, move.cmin+sc), max(stay.cmax, move.cmax+sc)
+	cl.cls[cmv] = nil
+	return true
+}
+
+// growLargest places the largest cluster on the grid and every other piece
+// by the greedy from it, within n×n (cell → piece).
+func (cl *clustering) growLargest() []int {
 	var big *cluster
-	for _, c := range cls {
+	for _, c := range cl.cls {
 		if c != nil && (big == nil || len(c.members) > len(big.members)) {
 			big = c
 		}
 	}
-	// The rest grows from the largest cluster, within n×n.
-	g := a.newGrower()
-	off := int32(a.n - 1 - a.n/2)
+	g := cl.a.newGrower()
+	off := int32(cl.a.n - 1 - cl.a.n/2)
 	for _, x := range big.members {
-		g.put(int(pos[x][0]-big.rmin+off), int(pos[x][1]-big.cmin+off), int(x))
+		g.put(int(cl.pos[x][0]-big.rmin+off), int(cl.pos[x][1]-big.cmin+off), int(x))
 	}
 	return growRest(g)
+}
+
+// loopSeams marks the best-buddy seams of seams (each piece the other's
+// cheapest partner that way) that close a 2×2 loop of best buddies with
+// the pieces below (or above; for a vertical seam, right or left of) them.
+func (a *assembly) loopSeams(seams []mergeSeam) []bool {
+	b := a.bestMatches()
+	right := func(x, y int) bool { return x >= 0 && y >= 0 && b.right[x] == y && b.left[y] == x }
+	down := func(x, y int) bool { return x >= 0 && y >= 0 && b.down[x] == y && b.up[y] == x }
+	out := make([]bool, len(seams))
+	for i, s := range seams {
+		if !s.buddy {
+			continue
+		}
+		x, y := int(s.a), int(s.b)
+		if s.dir == dirRight {
+			u, v := b.down[x], b.down[y]
+			p, q := b.up[x], b.up[y]
+			out[i] = down(x, u) && down(y, v) && right(u, v) || down(p, x) && down(q, y) && right(p, q)
+		} else {
+			u, v := b.right[x], b.right[y]
+			p, q := b.left[x], b.left[y]
+			out[i] = right(x, u) && right(y, v) && down(u, v) || right(p, x) && right(q, y) && down(p, q)
+		}
+	}
+	return out
 }
 
 // growRest places every piece not yet on g's canvas by the greedy and
@@ -258,13 +347,25 @@ func growRest(g *grower) []int {
 	return g.finish()
 }
 
-// mergeFits reports whether the seams that moving move by (sr, sc) next to
-// stay creates cost, together, at most mergeSlack times what their pieces'
-// best choices would (each plus a typical seam's cost, so flat regions
-// compare as equal).
-func (a *assembly) mergeFits(stay, move *cluster, pos [][2]int32, sr, sc int32, fl *seamFloor) bool {
+// boundary is what moving one cluster next to another creates: the summed
+// cost of the new seams, their pieces' best choices (each plus a typical
+// seam's cost, so flat regions compare as equal), and how many seams, and
+// best-buddy seams, there are.
+type boundary struct {
+	cost, floor    float64
+	seams, buddies int
+	good           int // seams where each piece is among the other's two cheapest
+}
+
+// fits reports whether the new seams cost, together, at most mergeSlack
+// times what their pieces' best choices would.
+func (b boundary) fits(*seamFloor) bool { return b.cost <= mergeSlack*b.floor }
+
+// boundary measures the seams that moving move by (sr, sc) next to stay
+// creates.
+func (a *assembly) boundary(stay, move *cluster, pos [][2]int32, sr, sc int32, fl *seamFloor) boundary {
 	m := a.m
-	var cost, floor float64
+	var b boundary
 	for _, x := range move.members {
 		r, c := pos[x][0]+sr, pos[x][1]+sc
 		for _, nb := range [4]struct {
@@ -285,9 +386,16 @@ func (a *assembly) mergeFits(stay, move *cluster, pos [][2]int32, sr, sc int32, 
 				p, q = q, p
 			}
 			sc := float64(fl.scale[nb.dir])
-			cost += float64(d[p*m+q]) + sc
-			floor += float64(max(fl.row[nb.dir][p], fl.col[nb.dir][q])) + sc
+			b.cost += float64(d[p*m+q]) + sc
+			b.floor += float64(max(fl.row[nb.dir][p], fl.col[nb.dir][q])) + sc
+			b.seams++
+			if fl.rowArg[nb.dir][p] == q && fl.colArg[nb.dir][q] == p {
+				b.buddies++
+			}
+			if v := d[p*m+q]; v <= fl.rowSecond[nb.dir][p] && v <= fl.colSecond[nb.dir][q] {
+				b.good++
+			}
 		}
 	}
-	return cost <= mergeSlack*floor
+	return b
 }

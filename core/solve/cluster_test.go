@@ -105,3 +105,50 @@ func TestReassignDoubtful(t *testing.T) {
 		t.Fatalf("after reassignDoubtful cells = %v, want %v", cells, truth)
 	}
 }
+
+// falseBuddyAssembly is a 3×3 problem (piece p in cell p) whose true seams
+// cost 1 but with one false seam cheaper still: the top-right piece 2 and
+// the bottom-left piece 6 side by side, each the other's best buddy that
+// way, a seam that closes no loop.
+func falseBuddyAssembly() *assembly {
+	n := 3
+	a := wrapAssembly(n, identity(n*n), 10)
+	a.right[2*a.m+6] = 0.2
+	return a
+}
+
+// TestLoopSeams: a true best-buddy seam closes a 2×2 loop of best buddies,
+// the false one does not.
+func TestLoopSeams(t *testing.T) {
+	a := falseBuddyAssembly()
+	seams, _ := a.mergeSeams()
+	loop := a.loopSeams(seams)
+	found := map[[3]int]bool{}
+	for i, s := range seams {
+		found[[3]int{int(s.a), int(s.b), int(s.dir)}] = loop[i]
+		if loop[i] && !s.buddy {
+			t.Errorf("seam %v in a loop but no best-buddy seam", s)
+		}
+	}
+	for _, want := range []struct {
+		k    [3]int
+		loop bool
+	}{{[3]int{0, 1, dirRight}, true}, {[3]int{4, 5, dirRight}, true}, {[3]int{1, 4, dirDown}, true}, {[3]int{2, 6, dirRight}, false}} {
+		if got, ok := found[want.k]; !ok || got != want.loop {
+			t.Errorf("seam %v: in a loop %v (listed %v), want %v", want.k, got, ok, want.loop)
+		}
+	}
+}
+
+// TestMergeLoopsIgnoresFalseBuddy: the loop-checked seams join the true
+// arrangement before the false, surest-looking seam is reached; taken by
+// sureness alone (mergeClusters) the false seam joins first.
+func TestMergeLoopsIgnoresFalseBuddy(t *testing.T) {
+	a := falseBuddyAssembly()
+	if got, want := a.mergeLoops(), identity(9); !slices.Equal(got, want) {
+		t.Fatalf("mergeLoops %v, want %v", got, want)
+	}
+	if slices.Equal(a.mergeClusters(), identity(9)) {
+		t.Fatal("mergeClusters alone solves it too: the case tests nothing")
+	}
+}

@@ -15,7 +15,8 @@ import (
 // path are the image's left and right edges, a wrap costs what its seam
 // costs), the same for rows, then segments of rows and columns are rotated
 // by one cell and single pieces exchanged, each move kept only when it lowers
-// the total dissimilarity, until none does.
+// the total dissimilarity, until none does; then whole segments move where
+// their border buddies agree (segmove.go) and the round begins again.
 
 // reframe repairs cells (cell → piece) in place as above and returns it.
 func (a *assembly) reframe(cells []int) []int {
@@ -28,6 +29,11 @@ func (a *assembly) reframe(cells []int) []int {
 			moved = a.rotateBlocks(cells, best) || moved
 			moved = a.swapBlocks(cells, best) || moved
 			moved = a.reassignDoubtful(cells, best) || moved
+			if !moved {
+				// Segment moves only from where the smaller moves are
+				// stuck: so they cannot lead those astray.
+				moved = a.moveSegments(cells, best)
+			}
 			if !moved {
 				break
 			}
