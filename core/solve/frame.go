@@ -138,6 +138,9 @@ func (a *assembly) rotateBlocks(cells []int, best *matches) bool {
 	const maxShift = 3
 	inSet := make([]bool, n*n)
 	var set, seg []int
+	// doubtBefore[line*(n+1)+k]: the doubtful cells among positions 0…k−1
+	// of line, so a block without one is skipped before it is listed.
+	doubtBefore := make([]int, n*(n+1))
 	moved := false
 	for _, vertical := range [2]bool{false, true} {
 		idx := func(line, k int) int {
@@ -145,6 +148,23 @@ func (a *assembly) rotateBlocks(cells []int, best *matches) bool {
 				return k*n + line
 			}
 			return line*n + k
+		}
+		for line := range n {
+			for k := range n {
+				d := 0
+				if doubt[idx(line, k)] {
+					d = 1
+				}
+				doubtBefore[line*(n+1)+k+1] = doubtBefore[line*(n+1)+k] + d
+			}
+		}
+		anyDoubt := func(i0, i1, from, to int) bool {
+			for i := i0; i < i1; i++ {
+				if doubtBefore[i*(n+1)+to] > doubtBefore[i*(n+1)+from] {
+					return true
+				}
+			}
+			return false
 		}
 		for i0 := range n {
 			for i1 := i0 + 1; i1 <= min(n, i0+maxBlock); i1++ {
@@ -156,14 +176,14 @@ func (a *assembly) rotateBlocks(cells []int, best *matches) bool {
 						if to-from > maxLen && from > 0 {
 							break
 						}
+						if !anyDoubt(i0, i1, from, to) {
+							continue
+						}
 						set = set[:0]
 						for i := i0; i < i1; i++ {
 							for k := from; k < to; k++ {
 								set = append(set, idx(i, k))
 							}
-						}
-						if !slices.ContainsFunc(set, func(c int) bool { return doubt[c] }) {
-							continue
 						}
 						seg = seg[:0]
 						for _, c := range set {
@@ -171,11 +191,17 @@ func (a *assembly) rotateBlocks(cells []int, best *matches) bool {
 							seg = append(seg, cells[c])
 						}
 						l := to - from
+						// set lists the block line by line, so set[base+k] is
+						// position from+k of line i0+base/l.
 						shift := func(d int) {
-							for i := i0; i < i1; i++ {
-								base := (i - i0) * l
-								for k := range l {
-									cells[idx(i, from+(k+d+l)%l)] = seg[base+k]
+							for base := 0; base < len(set); base += l {
+								line, piece := set[base:base+l], seg[base:base+l]
+								j := (d + l) % l
+								for _, x := range piece {
+									cells[line[j]] = x
+									if j++; j == l {
+										j = 0
+									}
 								}
 							}
 						}
@@ -448,7 +474,8 @@ func (a *assembly) setCost(cells, set []int, inSet []bool) float64 {
 	n, m := a.n, a.m
 	var s float64
 	for _, c := range set {
-		r, col := c/n, c%n
+		r := c / n
+		col := c - r*n
 		x := cells[c]
 		if col+1 < n {
 			s += float64(a.right[x*m+cells[c+1]])
@@ -671,11 +698,40 @@ func (a *assembly) fillByLayers(cells, region []int) {
 		cost := make([][]float64, len(layer))
 		for k, c := range layer {
 			cost[k] = make([]float64, len(pool))
-			for j, x := range pool {
-				cost[k][j] = a.seamsAt(cells, c, x, seamCost)
-			}
+			a.seamsAtEach(cells, c, pool, cost[k])
 		}
 		pool = assignFrom(cost, pool, func(k, x int) { cells[layer[k]] = x })
+	}
+}
+
+// seamsAtEach sets out[j] to seamsAt(cells, c, pool[j], seamCost), with
+// c's placed neighbours looked up once: the same sums in the same order.
+func (a *assembly) seamsAtEach(cells []int, c int, pool []int, out []float64) {
+	n, m := a.n, a.m
+	r, col := c/n, c%n
+	// Neighbour k's seam with x is vals[k][base[k]+x*stride[k]].
+	var vals [4][]float32
+	var base, stride [4]int
+	k := 0
+	add := func(v []float32, b, s int) { vals[k], base[k], stride[k] = v, b, s; k++ }
+	if col > 0 && cells[c-1] >= 0 {
+		add(a.right, cells[c-1]*m, 1)
+	}
+	if col+1 < n && cells[c+1] >= 0 {
+		add(a.right, cells[c+1], m)
+	}
+	if r > 0 && cells[c-n] >= 0 {
+		add(a.down, cells[c-n]*m, 1)
+	}
+	if r+1 < n && cells[c+n] >= 0 {
+		add(a.down, cells[c+n], m)
+	}
+	for j, x := range pool {
+		var d float64
+		for i := range k {
+			d += seamCost(vals[i][base[i]+x*stride[i]])
+		}
+		out[j] = d
 	}
 }
 
