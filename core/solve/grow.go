@@ -52,6 +52,18 @@ type slotChoice struct {
 	buddy        bool
 }
 
+// offer makes piece x, at price d, the choice if it is cheaper (ties to
+// the lower ID) and keeps the second best price.
+func (ch *slotChoice) offer(x int, d float64, buddy bool) {
+	switch {
+	case d < ch.cost || d == ch.cost && x < ch.piece:
+		ch.second = min(ch.second, ch.cost)
+		ch.piece, ch.cost, ch.buddy = x, d, buddy
+	case d < ch.second:
+		ch.second = d
+	}
+}
+
 type grower struct {
 	a    *assembly
 	size int
@@ -226,13 +238,7 @@ func (g *grower) choose(i int) slotChoice {
 		if !ok || math.IsInf(d, 1) {
 			return
 		}
-		switch {
-		case d < ch.cost || d == ch.cost && x < ch.piece:
-			ch.second = min(ch.second, ch.cost)
-			ch.piece, ch.cost, ch.buddy = x, d, buddy
-		case d < ch.second:
-			ch.second = d
-		}
+		ch.offer(x, d, buddy)
 	}
 	if !g.a.shaped && !g.framed {
 		g.chooseAny(r, c, &ch)
@@ -298,16 +304,8 @@ func (g *grower) chooseAny(r, c int, ch *slotChoice) {
 			sum += float64(nb[i].vals[nb[i].base+x*nb[i].stride])
 			buddy = buddy && nb[i].from[nb[i].y] == x && nb[i].to[x] == nb[i].y
 		}
-		d := sum / fk
-		if math.IsInf(d, 1) {
-			continue
-		}
-		switch {
-		case d < ch.cost || d == ch.cost && x < ch.piece:
-			ch.second = min(ch.second, ch.cost)
-			ch.piece, ch.cost, ch.buddy = x, d, buddy
-		case d < ch.second:
-			ch.second = d
+		if d := sum / fk; !math.IsInf(d, 1) {
+			ch.offer(x, d, buddy)
 		}
 	}
 }
