@@ -134,6 +134,7 @@ func (a *assembly) orderLines(cells []int, byRow bool) bool {
 func (a *assembly) rotateBlocks(cells []int, best *matches) bool {
 	n := a.n
 	doubt := a.doubtful(cells, best)
+	positive := nonNegative(a.right) && nonNegative(a.down)
 	const maxBlock, maxLen = 4, 16
 	const maxShift = 3
 	inSet := make([]bool, n*n)
@@ -206,6 +207,12 @@ func (a *assembly) rotateBlocks(cells []int, best *matches) bool {
 							}
 						}
 						before := a.setCost(cells, set, inSet)
+						// A shift is kept only below before−1e-6: past that
+						// its sum may stop (exactly so with no negative pair).
+						under := math.NaN()
+						if positive {
+							under = before - 1e-6
+						}
 						shifts := min(maxShift, l-1)
 						if l == n {
 							shifts = n / 2 // whole lines: every cyclic shift
@@ -213,8 +220,11 @@ func (a *assembly) rotateBlocks(cells []int, best *matches) bool {
 						for d := 1; d <= shifts; d++ {
 							for _, sd := range [2]int{d, -d} {
 								shift(sd)
-								if after := a.setCost(cells, set, inSet); after < before-1e-6 {
+								if after := a.setCostUnder(cells, set, inSet, under); after < before-1e-6 {
 									moved, before = true, after
+									if positive {
+										under = before - 1e-6
+									}
 									for j, c := range set {
 										seg[j] = cells[c]
 									}
@@ -392,6 +402,7 @@ var blockShapes = [][2]int{{1, 1}, {1, 2}, {2, 1}, {2, 2}}
 func (a *assembly) swapBlocks(cells []int, best *matches) bool {
 	n := a.n
 	doubt := a.doubtful(cells, best)
+	positive := nonNegative(a.right) && nonNegative(a.down)
 	inSet := make([]bool, n*n)
 	var set []int
 	moved := false
@@ -449,10 +460,14 @@ func (a *assembly) swapBlocks(cells []int, best *matches) bool {
 					inSet[c] = true
 				}
 				before := a.setCost(cells, set, inSet)
+				under := math.NaN() // see rotateBlocks
+				if positive {
+					under = before - 1e-6
+				}
 				for k := range bp {
 					cells[bp[k]], cells[bq[k]] = cells[bq[k]], cells[bp[k]]
 				}
-				if a.setCost(cells, set, inSet) < before-1e-6 {
+				if a.setCostUnder(cells, set, inSet, under) < before-1e-6 {
 					moved = true
 				} else {
 					for k := range bp {
@@ -471,9 +486,21 @@ func (a *assembly) swapBlocks(cells []int, best *matches) bool {
 // setCost is the cost of every pair touching the cells of set, each once
 // (inSet marks them).
 func (a *assembly) setCost(cells, set []int, inSet []bool) float64 {
+	return a.setCostUnder(cells, set, inSet, math.NaN())
+}
+
+// setCostUnder is setCost, except that it may stop once the sum reaches
+// bound and return the partial sum (then at least bound). Stopping is exact
+// only when no pair costs less than 0 (see nonNegative): a sum of
+// non-negative terms never falls in rounding, so the whole sum would not
+// have been below bound either; otherwise pass NaN, which no sum reaches.
+func (a *assembly) setCostUnder(cells, set []int, inSet []bool, bound float64) float64 {
 	n, m := a.n, a.m
 	var s float64
 	for _, c := range set {
+		if s >= bound {
+			return s
+		}
 		r := c / n
 		col := c - r*n
 		x := cells[c]
@@ -491,6 +518,16 @@ func (a *assembly) setCost(cells, set []int, inSet []bool) float64 {
 		}
 	}
 	return s
+}
+
+// nonNegative reports whether no value of d is below 0 (or NaN).
+func nonNegative(d []float32) bool {
+	for _, v := range d {
+		if !(v >= 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // matches are every piece's preferred neighbour in each direction.
