@@ -352,24 +352,33 @@ const missingPenalty = 100
 func mgc(a, b *seamSide, dir []uint8) float32 {
 	var sum float32
 	used := 0
-	for k, d := range dir {
-		va, vb := a.v[3*k:3*k+3:3*k+3], b.v[3*k:3*k+3:3*k+3]
-		if va[0] < 0 || vb[0] < 0 { // under a label
+	// av and bv advance one sample (3 values) per step, which lets the
+	// compiler drop the bounds checks; the arithmetic is the formula's,
+	// in its order.
+	av, bv := a.v[:3*len(dir)], b.v[:3*len(dir)]
+	ia, ib := &a.inv, &b.inv
+	for _, d := range dir {
+		if len(av) < 3 || len(bv) < 3 {
+			break
+		}
+		va0, va1, va2 := av[0], av[1], av[2]
+		vb0, vb1, vb2 := bv[0], bv[1], bv[2]
+		av, bv = av[3:], bv[3:]
+		if va0 < 0 || vb0 < 0 { // under a label
 			continue
 		}
 		used++
-		if va[0] != va[0] || vb[0] != vb[0] { // NaN: a missing pixel
+		if va0 != va0 || vb0 != vb0 { // NaN: a missing pixel
 			sum += 2 * missingPenalty
 			continue
 		}
-		d0, d1, d2 := vb[0]-va[0], vb[1]-va[1], vb[2]-va[2]
-		x0, x1, x2 := d0-a.mu[d][0], d1-a.mu[d][1], d2-a.mu[d][2]
-		ia := &a.inv
+		ma, mb := &a.mu[d&3], &b.mu[d&3]
+		d0, d1, d2 := vb0-va0, vb1-va1, vb2-va2
+		x0, x1, x2 := d0-ma[0], d1-ma[1], d2-ma[2]
 		sa := x0*(ia[0][0]*x0+ia[0][1]*x1+ia[0][2]*x2) +
 			x1*(ia[1][0]*x0+ia[1][1]*x1+ia[1][2]*x2) +
 			x2*(ia[2][0]*x0+ia[2][1]*x1+ia[2][2]*x2)
-		y0, y1, y2 := -d0-b.mu[d][0], -d1-b.mu[d][1], -d2-b.mu[d][2]
-		ib := &b.inv
+		y0, y1, y2 := -d0-mb[0], -d1-mb[1], -d2-mb[2]
 		sb := y0*(ib[0][0]*y0+ib[0][1]*y1+ib[0][2]*y2) +
 			y1*(ib[1][0]*y0+ib[1][1]*y1+ib[1][2]*y2) +
 			y2*(ib[2][0]*y0+ib[2][1]*y1+ib[2][2]*y2)

@@ -140,10 +140,14 @@ func (a *assembly) orderLines(cells []int, byRow bool) bool {
 func (a *assembly) rotateBlocks(cells []int, best *matches) bool {
 	n := a.n
 	doubt := a.doubtful(cells, best)
+	positive := nonNegative(a.right) && nonNegative(a.down)
 	const maxBlock, maxLen = 4, 16
 	const maxShift = 3
 	inSet := make([]bool, n*n)
 	var set, seg []int
+	// doubtBefore[line*(n+1)+k]: the doubtful cells among positions 0…k−1
+	// of line, so a block without one is skipped before it is listed.
+	doubtBefore := make([]int, n*(n+1))
 	moved := false
 	for _, vertical := range [2]bool{false, true} {
 		idx := func(line, k int) int {
@@ -151,6 +155,23 @@ func (a *assembly) rotateBlocks(cells []int, best *matches) bool {
 				return k*n + line
 			}
 			return line*n + k
+		}
+		for line := range n {
+			for k := range n {
+				d := 0
+				if doubt[idx(line, k)] {
+					d = 1
+				}
+				doubtBefore[line*(n+1)+k+1] = doubtBefore[line*(n+1)+k] + d
+			}
+		}
+		anyDoubt := func(i0, i1, from, to int) bool {
+			for i := i0; i < i1; i++ {
+				if doubtBefore[i*(n+1)+to] > doubtBefore[i*(n+1)+from] {
+					return true
+				}
+			}
+			return false
 		}
 		for i0 := range n {
 			for i1 := i0 + 1; i1 <= min(n, i0+maxBlock); i1++ {
@@ -162,14 +183,14 @@ func (a *assembly) rotateBlocks(cells []int, best *matches) bool {
 						if to-from > maxLen && from > 0 {
 							break
 						}
+						if !anyDoubt(i0, i1, from, to) {
+							continue
+						}
 						set = set[:0]
 						for i := i0; i < i1; i++ {
 							for k := from; k < to; k++ {
 								set = append(set, idx(i, k))
 							}
-						}
-						if !slices.ContainsFunc(set, func(c int) bool { return doubt[c] }) {
-							continue
 						}
 						seg = seg[:0]
 						for _, c := range set {
@@ -177,15 +198,27 @@ func (a *assembly) rotateBlocks(cells []int, best *matches) bool {
 							seg = append(seg, cells[c])
 						}
 						l := to - from
+						// set lists the block line by line, so set[base+k] is
+						// position from+k of line i0+base/l.
 						shift := func(d int) {
-							for i := i0; i < i1; i++ {
-								base := (i - i0) * l
-								for k := range l {
-									cells[idx(i, from+(k+d+l)%l)] = seg[base+k]
+							for base := 0; base < len(set); base += l {
+								line, piece := set[base:base+l], seg[base:base+l]
+								j := (d + l) % l
+								for _, x := range piece {
+									cells[line[j]] = x
+									if j++; j == l {
+										j = 0
+									}
 								}
 							}
 						}
 						before := a.setCost(cells, set, inSet)
+						// A shift is kept only below before−1e-6: past that
+						// its sum may stop (exactly so with no negative pair).
+						under := math.NaN()
+						if positive {
+							under = before - 1e-6
+						}
 						shifts := min(maxShift, l-1)
 						if l == n {
 							shifts = n / 2 // whole lines: every cyclic shift
@@ -193,8 +226,11 @@ func (a *assembly) rotateBlocks(cells []int, best *matches) bool {
 						for d := 1; d <= shifts; d++ {
 							for _, sd := range [2]int{d, -d} {
 								shift(sd)
-								if after := a.setCost(cells, set, inSet); after < before-1e-6 {
+								if after := a.setCostUnder(cells, set, inSet, under); after < before-1e-6 {
 									moved, before = true, after
+									if positive {
+										under = before - 1e-6
+									}
 									for j, c := range set {
 										seg[j] = cells[c]
 									}
@@ -372,6 +408,7 @@ var blockShapes = [][2]int{{1, 1}, {1, 2}, {2, 1}, {2, 2}}
 func (a *assembly) swapBlocks(cells []int, best *matches) bool {
 	n := a.n
 	doubt := a.doubtful(cells, best)
+	positive := nonNegative(a.right) && nonNegative(a.down)
 	inSet := make([]bool, n*n)
 	var set []int
 	moved := false
@@ -429,10 +466,14 @@ func (a *assembly) swapBlocks(cells []int, best *matches) bool {
 					inSet[c] = true
 				}
 				before := a.setCost(cells, set, inSet)
+				under := math.NaN() // see rotateBlocks
+				if positive {
+					under = before - 1e-6
+				}
 				for k := range bp {
 					cells[bp[k]], cells[bq[k]] = cells[bq[k]], cells[bp[k]]
 				}
-				if a.setCost(cells, set, inSet) < before-1e-6 {
+				if a.setCostUnder(cells, set, inSet, under) < before-1e-6 {
 					moved = true
 				} else {
 					for k := range bp {
@@ -451,10 +492,23 @@ func (a *assembly) swapBlocks(cells []int, best *matches) bool {
 // setCost is the cost of every pair touching the cells of set, each once
 // (inSet marks them).
 func (a *assembly) setCost(cells, set []int, inSet []bool) float64 {
+	return a.setCostUnder(cells, set, inSet, math.NaN())
+}
+
+// setCostUnder is setCost, except that it may stop once the sum reaches
+// bound and return the partial sum (then at least bound). Stopping is exact
+// only when no pair costs less than 0 (see nonNegative): a sum of
+// non-negative terms never falls in rounding, so the whole sum would not
+// have been below bound either; otherwise pass NaN, which no sum reaches.
+func (a *assembly) setCostUnder(cells, set []int, inSet []bool, bound float64) float64 {
 	n, m := a.n, a.m
 	var s float64
 	for _, c := range set {
-		r, col := c/n, c%n
+		if s >= bound {
+			return s
+		}
+		r := c / n
+		col := c - r*n
 		x := cells[c]
 		if col+1 < n {
 			s += float64(a.right[x*m+cells[c+1]])
@@ -470,6 +524,16 @@ func (a *assembly) setCost(cells, set []int, inSet []bool) float64 {
 		}
 	}
 	return s
+}
+
+// nonNegative reports whether no value of d is below 0 (or NaN).
+func nonNegative(d []float32) bool {
+	for _, v := range d {
+		if !(v >= 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // matches are every piece's preferred neighbour in each direction.
@@ -677,11 +741,40 @@ func (a *assembly) fillByLayers(cells, region []int) {
 		cost := make([][]float64, len(layer))
 		for k, c := range layer {
 			cost[k] = make([]float64, len(pool))
-			for j, x := range pool {
-				cost[k][j] = a.seamsAt(cells, c, x, seamCost)
-			}
+			a.seamsAtEach(cells, c, pool, cost[k])
 		}
 		pool = assignFrom(cost, pool, func(k, x int) { cells[layer[k]] = x })
+	}
+}
+
+// seamsAtEach sets out[j] to seamsAt(cells, c, pool[j], seamCost), with
+// c's placed neighbours looked up once: the same sums in the same order.
+func (a *assembly) seamsAtEach(cells []int, c int, pool []int, out []float64) {
+	n, m := a.n, a.m
+	r, col := c/n, c%n
+	// Neighbour k's seam with x is vals[k][base[k]+x*stride[k]].
+	var vals [4][]float32
+	var base, stride [4]int
+	k := 0
+	add := func(v []float32, b, s int) { vals[k], base[k], stride[k] = v, b, s; k++ }
+	if col > 0 && cells[c-1] >= 0 {
+		add(a.right, cells[c-1]*m, 1)
+	}
+	if col+1 < n && cells[c+1] >= 0 {
+		add(a.right, cells[c+1], m)
+	}
+	if r > 0 && cells[c-n] >= 0 {
+		add(a.down, cells[c-n]*m, 1)
+	}
+	if r+1 < n && cells[c+n] >= 0 {
+		add(a.down, cells[c+n], m)
+	}
+	for j, x := range pool {
+		var d float64
+		for i := range k {
+			d += seamCost(vals[i][base[i]+x*stride[i]])
+		}
+		out[j] = d
 	}
 }
 

@@ -135,3 +135,44 @@ func TestReframeRepairsShiftedFrames(t *testing.T) {
 		}
 	}
 }
+
+// TestSetCostUnder: stopping at a bound decides "below the bound" exactly
+// as the whole sum does, and with no bound (NaN) it is the whole sum; the
+// hand-worked set is the top-left cell of the true arrangement (its
+// right and down seams, 1 each).
+func TestSetCostUnder(t *testing.T) {
+	const n = 6
+	a := syntheticAssembly(n, 2)
+	rng := rand.New(rand.NewPCG(4, 5))
+	truth := make([]int, n*n)
+	for i := range truth {
+		truth[i] = i
+	}
+	inSet := make([]bool, n*n)
+	inSet[0] = true
+	if got := a.setCost(truth, []int{0}, inSet); got != 2 {
+		t.Fatalf("setCost of the top-left cell = %v, want 2", got)
+	}
+	inSet[0] = false
+	for trial := range 500 {
+		cells := rng.Perm(n * n)
+		var set []int
+		for c := range cells {
+			if rng.IntN(3) == 0 {
+				set = append(set, c)
+				inSet[c] = true
+			}
+		}
+		whole := a.setCost(cells, set, inSet)
+		if got := a.setCostUnder(cells, set, inSet, math.NaN()); got != whole {
+			t.Fatalf("trial %d: unbounded %v, whole %v", trial, got, whole)
+		}
+		bound := whole * (0.5 + rng.Float64())
+		if got := a.setCostUnder(cells, set, inSet, bound); (got < bound) != (whole < bound) || got < bound && got != whole {
+			t.Fatalf("trial %d: bound %v: %v, whole %v", trial, bound, got, whole)
+		}
+		for _, c := range set {
+			inSet[c] = false
+		}
+	}
+}

@@ -52,6 +52,18 @@ type slotChoice struct {
 	buddy        bool
 }
 
+// offer makes piece x, at price d, the choice if it is cheaper (ties to
+// the lower ID) and keeps the second best price.
+func (ch *slotChoice) offer(x int, d float64, buddy bool) {
+	switch {
+	case d < ch.cost || d == ch.cost && x < ch.piece:
+		ch.second = min(ch.second, ch.cost)
+		ch.piece, ch.cost, ch.buddy = x, d, buddy
+	case d < ch.second:
+		ch.second = d
+	}
+}
+
 type grower struct {
 	a    *assembly
 	size int
@@ -226,13 +238,11 @@ func (g *grower) choose(i int) slotChoice {
 		if !ok || math.IsInf(d, 1) {
 			return
 		}
-		switch {
-		case d < ch.cost || d == ch.cost && x < ch.piece:
-			ch.second = min(ch.second, ch.cost)
-			ch.piece, ch.cost, ch.buddy = x, d, buddy
-		case d < ch.second:
-			ch.second = d
-		}
+		ch.offer(x, d, buddy)
+	}
+	if !g.a.shaped && !g.framed {
+		g.chooseAny(r, c, &ch)
+		return ch
 	}
 	if !g.a.shaped {
 		for x := range g.a.m {
@@ -246,6 +256,58 @@ func (g *grower) choose(i int) slotChoice {
 		}
 	}
 	return ch
+}
+
+// chooseAny is choose's scan of every piece on a rectangular sheet, with
+// the placed neighbours of (r, c) looked up once: each piece's price is
+// price's, summed in the same order, so the choice is the same.
+func (g *grower) chooseAny(r, c int, ch *slotChoice) {
+	a, m := g.a, g.a.m
+	// A neighbour y's seam with x is vals[base+x*stride]; x is y's best
+	// buddy when from[y] == x and to[x] == y.
+	type neighbour struct {
+		vals         []float32
+		base, stride int
+		y            int
+		from, to     []int
+	}
+	var nbs [4]neighbour
+	k := 0
+	if y := g.at(r, c-1); y >= 0 {
+		nbs[k] = neighbour{a.right, y * m, 1, y, g.bestRight, g.bestLeft}
+		k++
+	}
+	if y := g.at(r, c+1); y >= 0 {
+		nbs[k] = neighbour{a.right, y, m, y, g.bestLeft, g.bestRight}
+		k++
+	}
+	if y := g.at(r-1, c); y >= 0 {
+		nbs[k] = neighbour{a.down, y * m, 1, y, g.bestDown, g.bestUp}
+		k++
+	}
+	if y := g.at(r+1, c); y >= 0 {
+		nbs[k] = neighbour{a.down, y, m, y, g.bestUp, g.bestDown}
+		k++
+	}
+	if k == 0 {
+		return
+	}
+	nb := nbs[:k]
+	fk := float64(k)
+	for x := range m {
+		if g.placed[x] {
+			continue
+		}
+		var sum float64
+		buddy := true
+		for i := range nb {
+			sum += float64(nb[i].vals[nb[i].base+x*nb[i].stride])
+			buddy = buddy && nb[i].from[nb[i].y] == x && nb[i].to[x] == nb[i].y
+		}
+		if d := sum / fk; !math.IsInf(d, 1) {
+			ch.offer(x, d, buddy)
+		}
+	}
 }
 
 // fitting lists the signature codes a piece at canvas cell (r, c) may have
