@@ -92,5 +92,11 @@ func diagnoseShape(t *testing.T, gen *render.Generated) string {
 	default:
 		verdict = "MEASURE fails (answer cheaper or equal)"
 	}
+	for c, id := range cells {
+		if truth[c] != id {
+			tc := p.CellOf[id]
+			out += " | misplaced " + strconv.Itoa(id) + " at " + strconv.Itoa(c/n) + "," + strconv.Itoa(c%n) + " (true " + strconv.Itoa(tc.Row) + "," + strconv.Itoa(tc.Col) + " sides " + sidesString(sides[id]) + ")"
+		}
+	}
 	return out + " | answer PA " + pa(cells) + " cost " + cost(cells) + " → " + verdict
 }

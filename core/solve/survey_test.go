@@ -49,14 +49,15 @@ func TestSurvey(t *testing.T) {
 			for _, n := range grids {
 				gen := instance(n)
 				t0 := time.Now()
-				_, correct, _ := solveSheet(t, gen, rect)
+				res, correct, _ := solveSheet(t, gen, rect)
 				line += " " + strconv.Itoa(n) + "=" + strconv.FormatFloat(float64(correct)/float64(n*n), 'f', 4, 64)
 				twins := shapeTwins(gen)
 				if rect {
 					twins = rectTwins(gen)
 				}
 				if len(twins) > 0 {
-					line += "[twins " + strconv.Itoa(len(twins)) + "]"
+					line += "[twins " + strconv.Itoa(len(twins)) + ", up to twins " +
+						strconv.FormatFloat(float64(correctUpToTwins(gen, res.Pred, twins))/float64(n*n), 'f', 4, 64) + "]"
 				}
 				line += "(" + time.Since(t0).Round(10*time.Millisecond).String() + ")"
 			}
@@ -146,6 +147,34 @@ func shapeTwins(gen *render.Generated) [][2]int {
 		}
 	}
 	return pairs
+}
+
+// correctUpToTwins counts the pieces of pred (piece → cell) in their own
+// cell or in the cell of a piece they are a twin of (directly or through
+// other twins).
+func correctUpToTwins(gen *render.Generated, pred []int, twins [][2]int) int {
+	group := make([]int, len(pred))
+	for i := range group {
+		group[i] = i
+	}
+	var root func(int) int
+	root = func(i int) int {
+		for group[i] != i {
+			i = group[i]
+		}
+		return i
+	}
+	for _, tw := range twins {
+		group[root(tw[1])] = root(tw[0])
+	}
+	p := gen.Puzzle
+	correct := 0
+	for id, c := range pred {
+		if root(p.IDAt[c]) == root(id) {
+			correct++
+		}
+	}
+	return correct
 }
 
 // envGrids reads a comma-separated list of grids from the environment
