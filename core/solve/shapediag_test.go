@@ -66,10 +66,26 @@ func diagnoseShape(t *testing.T, gen *render.Generated) string {
 	}
 	out := strconv.Itoa(n) + "×" + strconv.Itoa(n) + " truth " + cost(truth)
 	for i, asm := range []*assembly{base, base.mirrored(true), base.mirrored(false)} {
-		cells := asm.beam(beamWidth(n))
+		cells, partial := asm.beam(beamWidth(n))
 		out += " | beam" + strconv.Itoa(i)
 		if cells == nil {
 			out += " died"
+			if partial == nil {
+				continue
+			}
+			if i > 0 {
+				partial = base.unmirror(partial, i == 1)
+			}
+			filled, right := 0, 0
+			for c, x := range partial {
+				if x >= 0 {
+					filled++
+					if truth[c] == x {
+						right++
+					}
+				}
+			}
+			out += " with " + strconv.Itoa(right) + " of " + strconv.Itoa(filled) + " filled cells right"
 			continue
 		}
 		if i > 0 {
@@ -92,10 +108,28 @@ func diagnoseShape(t *testing.T, gen *render.Generated) string {
 	default:
 		verdict = "MEASURE fails (answer cheaper or equal)"
 	}
+	// A map of the answer: '.' a piece in its cell, else the direction it
+	// is off by (a piece one column right of its cell is '>').
+	out += " | map"
 	for c, id := range cells {
-		if truth[c] != id {
-			tc := p.CellOf[id]
-			out += " | misplaced " + strconv.Itoa(id) + " at " + strconv.Itoa(c/n) + "," + strconv.Itoa(c%n) + " (true " + strconv.Itoa(tc.Row) + "," + strconv.Itoa(tc.Col) + " sides " + sidesString(sides[id]) + ")"
+		if c%n == 0 {
+			out += " /"
+		}
+		tc := p.CellOf[id]
+		dr, dc := c/n-tc.Row, c%n-tc.Col
+		switch {
+		case dr == 0 && dc == 0:
+			out += "."
+		case dr == 0 && dc > 0:
+			out += ">"
+		case dr == 0:
+			out += "<"
+		case dc == 0 && dr > 0:
+			out += "v"
+		case dc == 0 && dr > -10:
+			out += strconv.Itoa(-dr)
+		default:
+			out += "x"
 		}
 	}
 	return out + " | answer PA " + pa(cells) + " cost " + cost(cells) + " → " + verdict
