@@ -269,8 +269,9 @@ func fillingCost(n int, right, down []float32, cells []int) float64 {
 
 // beam fills the grid and returns cell → piece, or nil when every filling
 // died (a shape sheet whose pieces admit no arrangement the invariants
-// allow within the beam).
-func (a *assembly) beam(width int) []int {
+// allow within the beam) and then the cheapest partial filling, −1 in the
+// cells it leaves empty (nil if it died in the first two rows).
+func (a *assembly) beam(width int) (cells, partial []int) {
 	n, m := a.n, a.m
 	words := (m + 63) / 64
 	root := beamState{front: make([]int32, n), used: make([]uint64, words)}
@@ -340,18 +341,36 @@ func (a *assembly) beam(width int) []int {
 			child.used[e.x/64] |= 1 << (e.x % 64)
 			next = append(next, child)
 		}
+		if len(next) == 0 && r < 2 {
+			return nil, nil
+		}
 		if len(next) == 0 {
-			return nil
+			// A dead end the invariants did not see, all but always in
+			// the last rows: the cheapest filling so far, but for the
+			// row above the one that died, is what the beam knows.
+			partial := make([]int, m)
+			for i := range partial {
+				partial[i] = -1
+			}
+			a.fillFrom(partial, states[0].node, pos-1)
+			for i := (r - 1) * n; i < pos; i++ {
+				partial[i] = -1
+			}
+			return nil, partial
 		}
 		states = next
 	}
-	cells := make([]int, m)
-	i := m - 1
-	for nd := states[0].node; nd != nil; nd = nd.parent {
-		cells[i] = int(nd.piece)
+	cells = make([]int, m)
+	a.fillFrom(cells, states[0].node, m-1)
+	return cells, nil
+}
+
+// fillFrom writes the filling that ends with node at cell last into cells.
+func (a *assembly) fillFrom(cells []int, node *beamNode, last int) {
+	for i := last; node != nil; node = node.parent {
+		cells[i] = int(node.piece)
 		i--
 	}
-	return cells
 }
 
 // extend appends the plausible extensions of s at cell (r, c).
@@ -460,7 +479,7 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 	}
 	results := make([][]int, len(runs), len(runs)+1)
 	parallelFor(len(runs), func(i int) error {
-		cells := runs[i].asm.beam(width)
+		cells, _ := runs[i].asm.beam(width)
 		if cells != nil && runs[i].mirror {
 			cells = base.unmirror(cells, runs[i].vertical)
 		}
@@ -521,6 +540,10 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		if c := penalisedCost(n, base.right, base.down, cells); c < bestCost {
 			best, bestCost = cells, c
 		}
+	}
+	if shaped && n <= shapeBeamMax && best != nil && base.shiftBlocks(best) {
+		base.reassign(best)
+		base.improve(best)
 	}
 	if !shaped && best != nil {
 		if n > reframeAllMax {

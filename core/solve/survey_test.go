@@ -16,8 +16,10 @@ import (
 // TestSurvey prints a PA table of the content solver over every
 // mate-backgrounds photograph (JIGBENCH_SURVEY=rect,shape; grids from
 // JIGBENCH_SURVEY_GRIDS, default 4,8,12,16,32; the sheet's longer side from
-// JIGBENCH_SURVEY_SIZE, default 1024). It checks nothing: it is the
-// measurement behind the README's figures.
+// JIGBENCH_SURVEY_SIZE, default 1024), or over the demo scenes of
+// JIGBENCH_SURVEY_SCENES (seed 1) instead, marking instances with pieces no
+// solver can tell apart as [twins k] (rectTwins, shapeTwins). It checks
+// nothing: it is the measurement behind the README's figures.
 func TestSurvey(t *testing.T) {
 	modes := os.Getenv("JIGBENCH_SURVEY")
 	if modes == "" {
@@ -31,30 +33,52 @@ func TestSurvey(t *testing.T) {
 			files = append(files, filepath.Join(photoDir, name))
 		}
 	}
+	var scenes []string
+	if s := os.Getenv("JIGBENCH_SURVEY_SCENES"); s != "" {
+		files, scenes = nil, strings.Split(s, ",")
+	}
 	opt := puzzle.DefaultOptions()
 	if v, err := strconv.Atoi(os.Getenv("JIGBENCH_SURVEY_SIZE")); err == nil {
 		opt.Size = v
 	}
+	variant := os.Getenv("JIGBENCH_SURVEY_VARIANT") // haze, dusk, water (hard_test.go)
 	for _, mode := range strings.Split(modes, ",") {
-		for _, f := range files {
-			src := loadPhoto(t, filepath.Base(f))
-			variant := os.Getenv("JIGBENCH_SURVEY_VARIANT") // haze, dusk, water (hard_test.go)
-			line := filepath.Base(f) + " " + variant + " " + mode + ":"
+		rect := mode == "rect"
+		survey := func(name string, instance func(n int) *render.Generated) {
+			line := name + " " + variant + " " + mode + ":"
 			for _, n := range grids {
-				var gen *render.Generated
-				if variant != "" {
-					gen = hardInstance(t, filepath.Base(f), variant, n)
-				} else {
-					var err error
-					if gen, err = render.Generate(src, n, 2, opt); err != nil {
-						t.Fatal(err)
-					}
-				}
+				gen := instance(n)
 				t0 := time.Now()
-				_, correct, _ := solveSheet(t, gen, mode == "rect")
-				line += " " + strconv.Itoa(n) + "=" + strconv.FormatFloat(float64(correct)/float64(n*n), 'f', 4, 64) + "(" + time.Since(t0).Round(10*time.Millisecond).String() + ")"
+				res, correct, _ := solveSheet(t, gen, rect)
+				line += " " + strconv.Itoa(n) + "=" + strconv.FormatFloat(float64(correct)/float64(n*n), 'f', 4, 64)
+				twins := shapeTwins(gen)
+				if rect {
+					twins = rectTwins(gen)
+				}
+				if len(twins) > 0 {
+					line += "[twins " + strconv.Itoa(len(twins)) + ", up to twins " +
+						strconv.FormatFloat(float64(correctUpToTwins(gen, res.Pred, twins))/float64(n*n), 'f', 4, 64) + "]"
+				}
+				line += "(" + time.Since(t0).Round(10*time.Millisecond).String() + ")"
 			}
 			t.Log(line)
+		}
+		for _, f := range files {
+			name := filepath.Base(f)
+			src := loadPhoto(t, name)
+			survey(name, func(n int) *render.Generated {
+				if variant != "" {
+					return hardInstance(t, name, variant, n)
+				}
+				gen, err := render.Generate(src, n, 2, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return gen
+			})
+		}
+		for _, name := range scenes {
+			survey(name, func(n int) *render.Generated { return generateDemo(t, name, n, 1) })
 		}
 	}
 }
@@ -111,6 +135,46 @@ func rectTwins(gen *render.Generated) [][2]int {
 		}
 	}
 	return pairs
+}
+
+// shapeTwins lists the pairs of rectTwins that also have the same side
+// signatures: on a shape sheet they are indistinguishable too.
+func shapeTwins(gen *render.Generated) [][2]int {
+	var pairs [][2]int
+	for _, tw := range rectTwins(gen) {
+		if gen.Puzzle.PieceSides(tw[0]) == gen.Puzzle.PieceSides(tw[1]) {
+			pairs = append(pairs, tw)
+		}
+	}
+	return pairs
+}
+
+// correctUpToTwins counts the pieces of pred (piece → cell) in their own
+// cell or in the cell of a piece they are a twin of (directly or through
+// other twins).
+func correctUpToTwins(gen *render.Generated, pred []int, twins [][2]int) int {
+	group := make([]int, len(pred))
+	for i := range group {
+		group[i] = i
+	}
+	var root func(int) int
+	root = func(i int) int {
+		for group[i] != i {
+			i = group[i]
+		}
+		return i
+	}
+	for _, tw := range twins {
+		group[root(tw[1])] = root(tw[0])
+	}
+	p := gen.Puzzle
+	correct := 0
+	for id, c := range pred {
+		if root(p.IDAt[c]) == root(id) {
+			correct++
+		}
+	}
+	return correct
 }
 
 // envGrids reads a comma-separated list of grids from the environment
