@@ -456,6 +456,9 @@ func newCompatMatrix(ss *seamSet, pcs []*cutPiece, shaped bool) *compatMatrix {
 		}
 		return nil
 	})
+	if !shaped && relativeRect {
+		relativeCosts(cm)
+	}
 	return cm
 }
 
