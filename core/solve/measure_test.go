@@ -100,34 +100,40 @@ func rankFirst(n int, idAt []int, cm *compatMatrix) float64 {
 	return float64(first) / float64(max(all, 1))
 }
 
-// A smooth piece (2) is cheap beside every piece; the pair 0|1 beats all
-// of 0's and 1's other candidates only relatively. MGC alone puts 2 right
-// of 0; the relative costs put 1 there, with the values worked by hand.
+// A smooth piece (2) is cheap beside piece 1; the pair 0|1 is piece 1's
+// first choice and 0's second. MGC alone puts 2 right of 0; the relative
+// costs put 1 there, with the values worked by hand.
 func TestRelativeCostsHandWorked(t *testing.T) {
 	cm := &compatMatrix{m: 3}
-	cm.d[dirRight] = []float32{inf, 2, 1, 5, inf, 0.2, 5, 4, inf}
+	cm.d[dirRight] = []float32{inf, 2, 1.5, 5, inf, 0.2, 5, 4, inf}
 	cm.d[dirDown] = []float32{inf, 1, 1, 1, inf, 1, 1, 1, inf}
 	relativeCosts(cm)
 	d := cm.d[dirRight]
-	// Row 0: 0|1 against 0's alternative 1 (0|2) and 1's alternative 4
-	// (2|1); 0|2 against 0's alternative 2 and 2's alternative 0.2 (1|2).
-	// The median of the rows' cheapest (1, 0.2, 4) is 1.
-	want01, want02 := float32(2/(1+relativeFloor)), float32(1/(0.2+relativeFloor))
+	// 0|1: 0's alternative 1.5 (0|2), 1's alternative 4 (2|1); the second
+	// choices of 0 and of 1 are 2 and 4. 0|2: 0's alternative 2, 2's
+	// alternative 0.2 (1|2); second choices 2 and 1.5.
+	f := float32(relativeFloor)
+	want01 := 2 * (2 + f) / (1.5 + f)
+	want02 := 1.5 * (1.5 + f) / (0.2 + f)
 	if !near(d[1], want01) || !near(d[2], want02) {
 		t.Fatalf("row 0 = %v, want [inf %v %v]", d[:3], want01, want02)
 	}
 	if !(d[1] < d[2]) {
 		t.Fatalf("0|1 costs %v, 0|2 %v: the relative cost should prefer 1", d[1], d[2])
 	}
+	// 1|2 is both pieces' first choice: its MGC cost stays.
+	if d[5] != 0.2 {
+		t.Fatalf("1|2 = %v, want 0.2 (a mutual first choice keeps its cost)", d[5])
+	}
 	for i := range 3 {
 		if d[4*i] != inf {
 			t.Fatalf("a piece beside itself costs %v, want inf", d[4*i])
 		}
 	}
-	// All alike: every pair costs the same ratio.
+	// All alike: nothing changes.
 	for _, v := range []int{1, 2, 3, 5, 6, 7} {
-		if !near(cm.d[dirDown][v], 1/(1+relativeFloor)) {
-			t.Fatalf("down %d = %v, want %v", v, cm.d[dirDown][v], 1/(1+relativeFloor))
+		if cm.d[dirDown][v] != 1 {
+			t.Fatalf("down %d = %v, want 1", v, cm.d[dirDown][v])
 		}
 	}
 }
