@@ -465,6 +465,9 @@ func newCompatMatrix(ss *seamSet, pcs []*cutPiece, shaped bool) *compatMatrix {
 		}
 		return nil
 	})
+	if !shaped && relativeRect {
+		relativeCosts(cm)
+	}
 	return cm
 }
 
