@@ -465,9 +465,6 @@ func newCompatMatrix(ss *seamSet, pcs []*cutPiece, shaped bool) *compatMatrix {
 		}
 		return nil
 	})
-	if !shaped && relativeRect {
-		relativeCosts(cm)
-	}
 	return cm
 }
 

@@ -1,5 +1,7 @@
 package solve
 
+import "slices"
+
 // relativeCosts rescales each pair's cost by the cheapest alternative either
 // piece has on that side (after Paikin and Tal 2015's confidence): a pair
 // that is not both pieces' first choice costs more in proportion to how much
@@ -57,9 +59,9 @@ func twoSmallest(m int, at func(i, j int) float32) (first, second []float32) {
 	return first, second
 }
 
-// relativeRect turns relativeCosts on for rectangular sheets. It is off:
-// it ranks more true partners first (TestRankRect) and solves fruit-market
-// 16, night-city 8 and autumn-forest 32 (0.015 → 0.929), but the search,
-// tuned on MGC, then loses others (night-city 16 0.629 → 0, autumn-forest 8
-// 1 → 0.969, sunset-sea 32 0.363 → 0).
-var relativeRect = false
+// relative returns a copy of cm with relativeCosts applied.
+func (cm *compatMatrix) relative() *compatMatrix {
+	rel := &compatMatrix{m: cm.m, d: [2][]float32{slices.Clone(cm.d[0]), slices.Clone(cm.d[1])}}
+	relativeCosts(rel)
+	return rel
+}
