@@ -21,13 +21,21 @@ import (
 // cells' edges, and what merging clusters (cluster.go) alone reaches. It
 // checks nothing.
 func TestDiagnoseRect(t *testing.T) {
-	list := os.Getenv("JIGBENCH_DIAG")
-	if list == "" {
-		t.Skip("set JIGBENCH_DIAG=photo.jpg,scene to run")
+	eachDiagnosed(t, "JIGBENCH_DIAG", diagnose)
+}
+
+// eachDiagnosed logs diagnose's line for every instance named in the
+// environment variable list (comma-separated, as JIGBENCH_TABLE) at every
+// grid of JIGBENCH_DIAG_GRIDS (default 16, 32), with the hard variant of
+// JIGBENCH_SURVEY_VARIANT; it skips when list is unset.
+func eachDiagnosed(t *testing.T, list string, diagnose func(*testing.T, *render.Generated) string) {
+	names := os.Getenv(list)
+	if names == "" {
+		t.Skip("set " + list + "=photo.jpg,scene to run")
 	}
 	grids := envGrids("JIGBENCH_DIAG_GRIDS", []int{16, 32})
 	variant := os.Getenv("JIGBENCH_SURVEY_VARIANT")
-	for _, name := range strings.Split(list, ",") {
+	for _, name := range strings.Split(names, ",") {
 		for _, n := range grids {
 			gen := surveyInstance(t, name, variant, n)
 			t.Log(name + " " + variant + " " + diagnose(t, gen))
@@ -94,7 +102,7 @@ func diagnose(t *testing.T, gen *render.Generated) string {
 	ss := newSeamSet(&g, pcs)
 	cm := newCompatMatrix(ss, pcs, false)
 	sides := make([]puzzle.Sides, len(pcs))
-	cells := arrange(n, sides, cm, false, beamWidth(n))
+	cells := arrangeContent(n, sides, cm, false)
 	el := time.Since(t0)
 	base := newAssembly(n, sides, cm, false)
 	t1 := time.Now()

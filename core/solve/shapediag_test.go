@@ -2,9 +2,7 @@ package solve
 
 import (
 	"math"
-	"os"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/jigbench/jigbench/core/puzzle"
@@ -18,18 +16,7 @@ import (
 // cost: truth cheaper than the chosen answer means the search failed,
 // answer cheaper the measure did. It checks nothing.
 func TestDiagnoseShape(t *testing.T) {
-	list := os.Getenv("JIGBENCH_SHAPEDIAG")
-	if list == "" {
-		t.Skip("set JIGBENCH_SHAPEDIAG=photo.jpg,scene to run")
-	}
-	grids := envGrids("JIGBENCH_DIAG_GRIDS", []int{16, 32})
-	variant := os.Getenv("JIGBENCH_SURVEY_VARIANT")
-	for _, name := range strings.Split(list, ",") {
-		for _, n := range grids {
-			gen := surveyInstance(t, name, variant, n)
-			t.Log(name + " " + variant + " " + diagnoseShape(t, gen))
-		}
-	}
+	eachDiagnosed(t, "JIGBENCH_SHAPEDIAG", diagnoseShape)
 }
 
 func diagnoseShape(t *testing.T, gen *render.Generated) string {
@@ -96,7 +83,7 @@ func diagnoseShape(t *testing.T, gen *render.Generated) string {
 		base.improve(cells)
 		out += " polished PA " + pa(cells) + " cost " + cost(cells)
 	}
-	cells := arrange(n, sides, cm, true, beamWidth(n))
+	cells := arrangeContent(n, sides, cm, true)
 	ca, ct := penalisedCost(n, base.right, base.down, cells), penalisedCost(n, base.right, base.down, truth)
 	verdict := "exact"
 	switch {
