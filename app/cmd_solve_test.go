@@ -63,8 +63,6 @@ func TestSolveRowsInScoreReport(t *testing.T) {
 	}
 }
 
-// TestSolveCount: --count prints the exact count as a decimal string, which
-// is the number of signature layouts times the orders of look-alike pieces.
 // The content solver's summary says how many pieces it cannot tell apart:
 // alpine-lake's 4×4 rect sheet has four cells of one flat colour.
 func TestSolveSummaryNamesTies(t *testing.T) {
@@ -84,6 +82,8 @@ func TestSolveSummaryNamesTies(t *testing.T) {
 	}
 }
 
+// TestSolveCount: --count prints the exact count as a decimal string, which
+// is the number of signature layouts times the orders of look-alike pieces.
 func TestSolveCount(t *testing.T) {
 	dir := t.TempDir()
 	code, out, stderr := runCLI("generate", "--demo", "bookshelf", "--grid", "4", "--seed", "3", "--size", "256", "--out", dir)

@@ -465,8 +465,9 @@ func (a *assembly) extend(out []extension, si int32, s *beamState, r, c int) []e
 
 // arrange solves the placement in every orientation the grid can be filled
 // from (top-down, bottom-up, right-to-left) and returns the cheapest
-// complete arrangement, cell → piece, or nil if none completed.
-func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width int) []int {
+// complete arrangement, cell → piece, or nil if none completed, and the
+// look-alike links it placed by (assembly.prevTwin).
+func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width int) (cells, twins []int) {
 	base := newAssembly(n, sides, cm, shaped)
 	type run struct {
 		asm      *assembly
@@ -551,7 +552,7 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		}
 		base.cutBySureness(best, base.seamFloors())
 	}
-	return best
+	return best, base.prevTwin
 }
 
 func allNil(rs [][]int) bool {

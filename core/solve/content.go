@@ -69,7 +69,7 @@ func SolveContent(in ContentInput) (*ContentResult, error) {
 	}
 	ss := newSeamSet(&g, pcs)
 	cm := newCompatMatrix(ss, pcs, res.Shaped)
-	cells := arrangeContent(g.n, res.Sides, cm, res.Shaped)
+	cells, twins := arrangeContent(g.n, res.Sides, cm, res.Shaped)
 	if cells == nil {
 		return nil, fmt.Errorf("no arrangement of the pieces fits their shapes: %w", ErrNoArrangement)
 	}
@@ -79,7 +79,7 @@ func SolveContent(in ContentInput) (*ContentResult, error) {
 	}
 	res.Cost = penalisedCost(g.n, cm.d[dirRight], cm.d[dirDown], cells)
 	res.Misfits = misfits(g.n, cm.d[dirRight], cm.d[dirDown], cells)
-	res.Ties = tieClasses(g.n, res.Sides, cm, res.Shaped)
+	res.Ties = tieClasses(twins)
 	return res, nil
 }
 
@@ -90,26 +90,25 @@ func SolveContent(in ContentInput) (*ContentResult, error) {
 // autumn-forest 0.740 → 0.929), but searched alone they lose frames MGC
 // keeps, so MGC judges. Up to 16×16 every candidate is repaired and MGC's
 // own search is exact where relative costs add nothing; the two searches
-// run on both cores at once.
-func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool) []int {
+// run on both cores at once. The look-alike links are MGC's.
+func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool) (cells, twins []int) {
 	if shaped || n <= reframeAllMax || n > relativeMax {
 		return arrange(n, sides, cm, shaped, beamWidth(n))
 	}
-	var results [2][]int
+	var alt []int
 	parallelFor(2, func(i int) error {
-		use := cm
-		if i == 1 {
-			use = cm.relative()
+		if i == 0 {
+			cells, twins = arrange(n, sides, cm, shaped, beamWidth(n))
+		} else {
+			alt, _ = arrange(n, sides, cm.relative(), shaped, beamWidth(n))
 		}
-		results[i] = arrange(n, sides, use, shaped, beamWidth(n))
 		return nil
 	})
-	cells := results[0]
-	if alt := results[1]; alt != nil && (cells == nil ||
+	if alt != nil && (cells == nil ||
 		penalisedCost(n, cm.d[dirRight], cm.d[dirDown], alt) < penalisedCost(n, cm.d[dirRight], cm.d[dirDown], cells)) {
 		cells = alt
 	}
-	return cells
+	return cells, twins
 }
 
 // relativeMax is the largest grid the relative search runs on: at 64×64 a

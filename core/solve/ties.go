@@ -1,7 +1,5 @@
 package solve
 
-import "github.com/jigbench/jigbench/core/puzzle"
-
 // twinLinks returns, for each piece x, the piece before it (by ID) that
 // looks exactly like it (alike), or −1.
 func (a *assembly) twinLinks() []int {
@@ -23,9 +21,8 @@ func (a *assembly) twinLinks() []int {
 // piece in both directions — each in ID order, by their first piece. Any
 // order of a class's pieces over its cells costs the same, so which of them
 // lands where is a tie, not a mistake (docs/cli.md, solve).
-func tieClasses(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool) [][]int {
-	a := &assembly{n: n, m: n * n, shaped: shaped, sides: sides, right: cm.d[dirRight], down: cm.d[dirDown]}
-	prev := a.twinLinks()
+// prev holds each piece's look-alike link (twinLinks).
+func tieClasses(prev []int) [][]int {
 	at := make(map[int]int) // first piece → index in classes
 	var classes [][]int
 	for x, p := range prev {
