@@ -103,6 +103,9 @@ type RatePane struct {
 	errorShown    bool                 // a save failure dialog is up; later failures only update the banner
 	showing       bool                 // show() is setting widgets: their callbacks are not edits
 	extracting    map[*vigor.Item]bool // video items whose frames a worker is taking
+	// frameErrs holds why taking a video item's frames failed: shown again
+	// on return without running ffmpeg again, until the split is reopened.
+	frameErrs map[*vigor.Item]error
 }
 
 // dimRow is one dimension of the scoring panel.
@@ -251,6 +254,7 @@ func (p *RatePane) start(s *ratesession.Session) {
 		p.images.Forget()
 	}
 	p.s = s
+	p.frameErrs = nil                               // reopening a split tries its failed videos again
 	p.window.SetTitle("jigbench — " + s.Split.Name) // says which split is open, also to a test driving the window
 	p.undo = nil
 	p.opened, p.ratedAtOpen = p.now(), s.Tally().Total().Rated

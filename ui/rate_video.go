@@ -20,24 +20,38 @@ func needsFrames(it *vigor.Item) bool {
 }
 
 // showExtracting puts the placeholder of a video item whose frames are
-// being taken on screen and starts taking them.
+// being taken on screen and starts taking them, or says why taking them
+// failed before.
 func (p *RatePane) showExtracting(it *vigor.Item) {
 	p.strip.reset(0)
 	p.scrubber.Hide()
 	p.frameBox.Show()
 	setText(p.output.caption, "Output: video")
+	if err := p.frameErrs[it]; err != nil {
+		p.showFrameError(err)
+		return
+	}
 	p.output.clear("Extracting frames…")
 	p.extractFrames(p.s, it)
 }
 
+// showFrameError says in the output panel and the status line why a video
+// item has no frames.
+func (p *RatePane) showFrameError(err error) {
+	msg := err.Error() + " (open the split again to retry)"
+	p.output.clear(msg)
+	p.status.Set(msg)
+}
+
 // extractFrames takes the frames of video item it of session s on a worker,
-// once at a time per item; when they are in, the item gets them and, if it
-// is still the one shown, is shown again with them.
+// once at a time per item and not again after a failure; when they are in,
+// the item gets them and, if it is still the one shown, is shown again with
+// them.
 func (p *RatePane) extractFrames(s *ratesession.Session, it *vigor.Item) {
 	if p.extracting == nil {
 		p.extracting = map[*vigor.Item]bool{}
 	}
-	if p.extracting[it] {
+	if p.extracting[it] || p.frameErrs[it] != nil {
 		return
 	}
 	p.extracting[it] = true
@@ -49,12 +63,20 @@ func (p *RatePane) extractFrames(s *ratesession.Session, it *vigor.Item) {
 			if err == nil && len(it.Frames) == 0 {
 				it.Frames = frames
 			}
-			if p.s != s || s.Item() != it {
-				return // not on screen: shown with its frames when it is
+			if p.s != s {
+				return // another split was opened meanwhile
 			}
 			if err != nil {
-				p.output.clear(err.Error())
-				p.status.Set(err.Error())
+				if p.frameErrs == nil {
+					p.frameErrs = map[*vigor.Item]error{}
+				}
+				p.frameErrs[it] = err
+			}
+			if s.Item() != it {
+				return // not on screen: shown with its frames (or its error) when it is
+			}
+			if err != nil {
+				p.showFrameError(err)
 				return
 			}
 			p.show()

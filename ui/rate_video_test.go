@@ -140,3 +140,61 @@ func TestRateTakesVideoFramesWhenShown(t *testing.T) {
 		t.Errorf("from the cache the video shows %q", p.output.want)
 	}
 }
+
+// When ffmpeg cannot take a video's frames, the item says why, and coming
+// back to it shows the same error without running ffmpeg again (an ffmpeg
+// on PATH that fails and counts its runs); opening the split again tries
+// once more. (The split's other video fails too; only runs on this one count.)
+func TestRateVideoFailureNotRetriedOnEveryShow(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	dir, sp := videoSplit(t) // the real ffprobe checks the videos at load
+	bin, runs := t.TempDir(), filepath.Join(t.TempDir(), "runs")
+	script := "#!/bin/sh\necho \"$*\" >> '" + runs + "'\necho 'simulated decoder failure' >&2\nexit 1\n"
+	if err := os.WriteFile(filepath.Join(bin, "ffmpeg"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	video := -1
+	s := ratesession.New(sp, dir, false, nil, "rater", nil)
+	for pos := range 4 {
+		if s.ItemAt(pos).Video != "" {
+			video = pos
+			break
+		}
+	}
+	m := rateWindow(t, test.NewTempApp(t), openTestStore(t), dir, "rater")
+	p := m.rate
+	m.settle()
+	show := func(pos int) {
+		p.goTo(pos)
+		m.settle()
+	}
+	show(video)
+	it := p.s.Item()
+	countRuns := func() int {
+		b, _ := os.ReadFile(runs)
+		return strings.Count(string(b), it.Video)
+	}
+	first := countRuns()
+	if first == 0 || len(it.Frames) != 0 {
+		t.Fatalf("showing the video ran ffmpeg %d times and gave %d frames; want at least one run and none", first, len(it.Frames))
+	}
+	if !strings.Contains(p.output.note.Text, "simulated decoder failure") || !strings.Contains(m.Status.Text(), "simulated decoder failure") {
+		t.Fatalf("the failure is not shown: output %q, status %q", p.output.note.Text, m.Status.Text())
+	}
+	for _, pos := range []int{(video + 1) % 4, video, (video + 3) % 4, video} {
+		show(pos)
+	}
+	if n := countRuns(); n != first {
+		t.Errorf("coming back to the failed video ran ffmpeg %d more times, want none", n-first)
+	}
+	if !strings.Contains(p.output.note.Text, "simulated decoder failure") || !strings.Contains(p.output.note.Text, "retry") {
+		t.Errorf("back on the failed video the output says %q", p.output.note.Text)
+	}
+	p.load(dir, false, "rater")
+	m.settle()
+	show(video)
+	if n := countRuns(); n == first {
+		t.Error("opening the split again did not try the video again")
+	}
+}

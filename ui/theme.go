@@ -2,7 +2,6 @@ package ui
 
 import (
 	"image/color"
-	"math"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
@@ -84,26 +83,4 @@ var textPairs = []struct{ text, background fyne.ThemeColorName }{
 	{theme.ColorNameForegroundOnSuccess, theme.ColorNameSuccess},
 	{theme.ColorNameForegroundOnWarning, theme.ColorNameWarning},
 	{theme.ColorNameForegroundOnError, theme.ColorNameError},
-}
-
-// contrast is the WCAG 2 contrast ratio of two opaque colours, 1 to 21.
-func contrast(a, b color.Color) float64 {
-	la, lb := luminance(a), luminance(b)
-	if la < lb {
-		la, lb = lb, la
-	}
-	return (la + 0.05) / (lb + 0.05)
-}
-
-// luminance is WCAG 2's relative luminance of an sRGB colour.
-func luminance(c color.Color) float64 {
-	r, g, b, _ := color.NRGBAModel.Convert(c).RGBA()
-	lin := func(v uint32) float64 {
-		x := float64(v) / 0xffff
-		if x <= 0.03928 {
-			return x / 12.92
-		}
-		return math.Pow((x+0.055)/1.055, 2.4)
-	}
-	return 0.2126*lin(r) + 0.7152*lin(g) + 0.0722*lin(b)
 }

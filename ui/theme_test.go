@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/jigbench/jigbench/core/render"
 	"image/color"
 	"math"
 	"testing"
@@ -15,7 +16,7 @@ func TestContrastMeetsWCAGAA(t *testing.T) {
 	th := Theme()
 	for _, v := range []fyne.ThemeVariant{theme.VariantLight, theme.VariantDark} {
 		for _, p := range textPairs {
-			if r := contrast(th.Color(p.text, v), th.Color(p.background, v)); r < 4.5 {
+			if r := render.Contrast(th.Color(p.text, v), th.Color(p.background, v)); r < 4.5 {
 				t.Errorf("variant %d: %s on %s has contrast %.2f:1, below 4.5:1", v, p.text, p.background, r)
 			}
 		}
@@ -31,13 +32,13 @@ func TestContrastFormula(t *testing.T) {
 		a, b color.Color
 		want float64
 	}{{black, white, 21}, {white, white, 1}, {grey, white, 4.54}} {
-		if got := contrast(c.a, c.b); math.Abs(got-c.want) > 0.01 {
-			t.Errorf("contrast(%v, %v) = %.3f, want %.2f", c.a, c.b, got, c.want)
+		if got := render.Contrast(c.a, c.b); math.Abs(got-c.want) > 0.01 {
+			t.Errorf("render.Contrast(%v, %v) = %.3f, want %.2f", c.a, c.b, got, c.want)
 		}
 	}
 	// Fyne's default light theme fails for low-importance text: the
 	// test can fail.
-	if r := contrast(theme.DefaultTheme().Color(theme.ColorNameDisabled, theme.VariantLight), white); r >= 4.5 {
+	if r := render.Contrast(theme.DefaultTheme().Color(theme.ColorNameDisabled, theme.VariantLight), white); r >= 4.5 {
 		t.Errorf("default disabled text on white is %.2f:1; expected the failure this theme fixes", r)
 	}
 }

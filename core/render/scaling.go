@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/fogleman/gg"
@@ -134,6 +135,10 @@ func DrawScalingChart(c ScalingChart, w, h int, st PlotStyle) *image.RGBA {
 		dashed bool // the baseline
 	}
 	var entries []entry
+	c.Series = slices.Clone(c.Series)
+	for i := range c.Series {
+		c.Series[i].Colour = st.legible(c.Series[i].Colour)
+	}
 	for _, s := range c.Series {
 		entries = append(entries, entry{name: s.Name, colour: s.Colour, dotted: s.Dotted})
 	}

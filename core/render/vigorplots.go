@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"image/draw"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/fogleman/gg"
@@ -275,6 +276,10 @@ func DrawMatrixChart(c MatrixChart, w, h int, st PlotStyle) *image.RGBA {
 // DrawScatterChart draws c into a w×h picture: a square plot of [0, 1]²
 // with ticks, the diagonal and a legend.
 func DrawScatterChart(c ScatterChart, w, h int, st PlotStyle) *image.RGBA {
+	c.Series = slices.Clone(c.Series)
+	for i := range c.Series {
+		c.Series[i].Colour = st.legible(c.Series[i].Colour)
+	}
 	fs := faces{}
 	img, top := chartText(w, h, c.Title, c.Subtitle, st, fs)
 	m := st.px(10)
