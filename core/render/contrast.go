@@ -27,17 +27,25 @@ func luminance(c color.Color) float64 {
 	return 0.2126*lin(r) + 0.7152*lin(g) + 0.0722*lin(b)
 }
 
-// seriesMinContrast is the least contrast a series' marks keep with the
-// plot's background: every colour of SeriesColour passes it on both
-// styles except the near black on the dark one (1.5:1).
-const seriesMinContrast = 2
+// A series' marks lie on the plot panel (PlotStyle.Empty). Every colour of
+// SeriesColour stands out from it by at least seriesMinContrast on both
+// styles (the least: Okabe & Ito's orange on the light one, 1.7:1) except
+// the near black on the dark one (1.1:1, invisible); a colour below it is
+// lifted to seriesLiftContrast, a clear mark.
+const (
+	seriesMinContrast  = 1.5
+	seriesLiftContrast = 3
+)
 
-// legible is c, or c blended toward the ink in tenths until it stands out
-// from the background by seriesMinContrast, so a palette chosen before
-// the style still shows on it.
+// legible is c, or, where c does not stand out from the plot panel, c
+// blended toward the ink in tenths until it does clearly, so a palette
+// chosen before the style still shows on it.
 func (st PlotStyle) legible(c color.RGBA) color.RGBA {
+	if Contrast(c, st.Empty) >= seriesMinContrast {
+		return c
+	}
 	out := c
-	for k := 1; k <= 10 && Contrast(out, st.Background) < seriesMinContrast; k++ {
+	for k := 1; k <= 10 && Contrast(out, st.Empty) < seriesLiftContrast; k++ {
 		out = towards(c, st.Ink, float64(k)/10)
 	}
 	return out
