@@ -21,6 +21,17 @@ func runCLI(args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errb.String()
 }
 
+// generateCLI runs `jigbench generate args… --out out` and returns the
+// instance folder it prints, failing the test with generate's error.
+func generateCLI(t *testing.T, out string, args ...string) string {
+	t.Helper()
+	code, stdout, stderr := runCLI(append(append([]string{"generate"}, args...), "--out", out)...)
+	if code != 0 {
+		t.Fatalf("generate %v: %s", args, stderr)
+	}
+	return strings.TrimSpace(stdout)
+}
+
 func TestVersionMatchesFyneAppToml(t *testing.T) {
 	toml, err := os.ReadFile("../FyneApp.toml")
 	if err != nil {

@@ -16,11 +16,7 @@ import (
 func TestAmbiguityCommand(t *testing.T) {
 	dir := t.TempDir()
 	truth := filepath.Join(dir, "truth")
-	code, out, stderr := runCLI("generate", "--demo", "alpine-lake", "--grid", "12", "--seed", "1", "--out", truth)
-	if code != 0 {
-		t.Fatalf("generate: %s", stderr)
-	}
-	inst := strings.TrimSpace(out)
+	inst := generateCLI(t, truth, "--demo", "alpine-lake", "--grid", "12", "--seed", "1")
 	js := filepath.Join(dir, "amb.json")
 	code, table, stderr := runCLI("ambiguity", truth, "--json", js)
 	if code != 0 {
@@ -99,12 +95,8 @@ func TestAmbiguityCommand(t *testing.T) {
 // and the prompts; bad values are usage errors.
 func TestGenerateHints(t *testing.T) {
 	dir := t.TempDir()
-	code, out, stderr := runCLI("generate", "--demo", "alpine-lake", "--grid", "4", "--seed", "2", "--size", "256",
-		"--reveal", "3", "--hints", "similarity", "--clusters", "3", "--out", dir)
-	if code != 0 {
-		t.Fatalf("generate: %s", stderr)
-	}
-	inst := strings.TrimSpace(out)
+	inst := generateCLI(t, dir, "--demo", "alpine-lake", "--grid", "4", "--seed", "2", "--size", "256",
+		"--reveal", "3", "--hints", "similarity", "--clusters", "3")
 	prompt, err := os.ReadFile(filepath.Join(inst, "prompt-rect.txt"))
 	if err != nil {
 		t.Fatal(err)

@@ -20,11 +20,7 @@ func scoreFixture(t *testing.T) (truth, good, truncated string, ids []string) {
 	demoName := strings.Fields(names)[0]
 	var lines []string
 	for _, seed := range []string{"1", "2"} {
-		code, out, stderr := runCLI("generate", "--demo", demoName, "--grid", "4", "--seed", seed, "--size", "256", "--out", truth)
-		if code != 0 {
-			t.Fatalf("generate: %s", stderr)
-		}
-		inst := strings.TrimSpace(out)
+		inst := generateCLI(t, truth, "--demo", demoName, "--grid", "4", "--seed", seed, "--size", "256")
 		var doc struct {
 			ID       string          `json:"id"`
 			Solution json.RawMessage `json:"solution"`
@@ -236,15 +232,12 @@ func TestScoreHeatmapTwoGrids(t *testing.T) {
 	_, names, _ := runCLI("demo", "list")
 	var lines []string
 	for _, grid := range []string{"4", "5"} {
-		code, out, stderr := runCLI("generate", "--demo", strings.Fields(names)[0], "--grid", grid, "--seed", "1", "--size", "256", "--out", truth)
-		if code != 0 {
-			t.Fatalf("generate: %s", stderr)
-		}
+		inst := generateCLI(t, truth, "--demo", strings.Fields(names)[0], "--grid", grid, "--seed", "1", "--size", "256")
 		var doc struct {
 			ID       string          `json:"id"`
 			Solution json.RawMessage `json:"solution"`
 		}
-		data, err := os.ReadFile(filepath.Join(strings.TrimSpace(out), "instance.json"))
+		data, err := os.ReadFile(filepath.Join(inst, "instance.json"))
 		if err != nil {
 			t.Fatal(err)
 		}

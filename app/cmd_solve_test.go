@@ -15,11 +15,7 @@ import (
 // a textured demo image.
 func TestSolveRowsInScoreReport(t *testing.T) {
 	dir := t.TempDir()
-	code, out, stderr := runCLI("generate", "--demo", "harbor-town", "--grid", "8", "--seed", "1", "--size", "512", "--out", dir)
-	if code != 0 {
-		t.Fatalf("generate: %s", stderr)
-	}
-	inst := strings.TrimSpace(out)
+	inst := generateCLI(t, dir, "--demo", "harbor-town", "--grid", "8", "--seed", "1", "--size", "512")
 	shape, content := filepath.Join(dir, "shape.json"), filepath.Join(dir, "content.json")
 	if code, _, stderr := runCLI("solve", inst, "--mode", "shape", "--out", shape); code != 0 {
 		t.Fatalf("solve shape: %s", stderr)
@@ -67,12 +63,8 @@ func TestSolveRowsInScoreReport(t *testing.T) {
 // alpine-lake's 4×4 rect sheet has four cells of one flat colour.
 func TestSolveSummaryNamesTies(t *testing.T) {
 	dir := t.TempDir()
-	code, out, stderr := runCLI("generate", "--demo", "alpine-lake", "--grid", "4", "--seed", "1", "--out", dir)
-	if code != 0 {
-		t.Fatalf("generate: %s", stderr)
-	}
-	inst := strings.TrimSpace(out)
-	code, _, stderr = runCLI("solve", inst, "--mode", "content", "--sheet", "rect")
+	inst := generateCLI(t, dir, "--demo", "alpine-lake", "--grid", "4", "--seed", "1")
+	code, _, stderr := runCLI("solve", inst, "--mode", "content", "--sheet", "rect")
 	if want := "; 4 pieces in 1 class look alike to it and tie"; code != 0 || !strings.Contains(stderr, want) {
 		t.Errorf("solve --sheet rect: code %d, stderr %q; want it to contain %q", code, stderr, want)
 	}
@@ -86,11 +78,8 @@ func TestSolveSummaryNamesTies(t *testing.T) {
 // is the number of signature layouts times the orders of look-alike pieces.
 func TestSolveCount(t *testing.T) {
 	dir := t.TempDir()
-	code, out, stderr := runCLI("generate", "--demo", "bookshelf", "--grid", "4", "--seed", "3", "--size", "256", "--out", dir)
-	if code != 0 {
-		t.Fatalf("generate: %s", stderr)
-	}
-	code, out, stderr = runCLI("solve", strings.TrimSpace(out), "--count")
+	inst := generateCLI(t, dir, "--demo", "bookshelf", "--grid", "4", "--seed", "3", "--size", "256")
+	code, out, stderr := runCLI("solve", inst, "--count")
 	if code != 0 {
 		t.Fatalf("solve --count: %s", stderr)
 	}
@@ -123,11 +112,7 @@ func TestSolveBadInput(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, "instance.json") || strings.Count(stderr, "\n") != 1 {
 		t.Errorf("empty folder: exit %d, %q", code, stderr)
 	}
-	code, out, _ := runCLI("generate", "--demo", "bookshelf", "--grid", "4", "--seed", "1", "--size", "256", "--out", dir)
-	if code != 0 {
-		t.Fatal("generate failed")
-	}
-	inst := strings.TrimSpace(out)
+	inst := generateCLI(t, dir, "--demo", "bookshelf", "--grid", "4", "--seed", "1", "--size", "256")
 	if err := os.WriteFile(filepath.Join(inst, "shape.png"), []byte("not a png"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -145,12 +130,8 @@ func TestSolveBadInput(t *testing.T) {
 // puzzle --mode shape solves (harbor-town 40×40 seed 2 used to say so).
 func TestSolveCountOnALargeGridIsALowerBound(t *testing.T) {
 	dir := t.TempDir()
-	code, out, stderr := runCLI("generate", "--demo", "harbor-town", "--grid", "40", "--seed", "2", "--out", dir)
-	if code != 0 {
-		t.Fatalf("generate: %s", stderr)
-	}
-	inst := strings.TrimSpace(out)
-	code, out, stderr = runCLI("solve", inst, "--mode", "shape", "--count")
+	inst := generateCLI(t, dir, "--demo", "harbor-town", "--grid", "40", "--seed", "2")
+	code, out, stderr := runCLI("solve", inst, "--mode", "shape", "--count")
 	if code != 0 {
 		t.Fatalf("solve --count: exit %d: %s", code, stderr)
 	}

@@ -65,11 +65,7 @@ func TestEveryReaderRefusesHostileFiles(t *testing.T) {
 
 	// Valid inputs to dress up.
 	truth := filepath.Join(root, "truth")
-	code, out, stderr := runCLI("generate", "--demo", "harbor-town", "--grid", "4", "--seed", "1", "--size", "256", "--out", truth)
-	if code != 0 {
-		t.Fatal(stderr)
-	}
-	inst := strings.TrimSpace(out)
+	inst := generateCLI(t, truth, "--demo", "harbor-town", "--grid", "4", "--seed", "1", "--size", "256")
 	instJSON, _ := os.ReadFile(filepath.Join(inst, "instance.json"))
 	answers := []byte(fmt.Sprintf("{\"id\": %q, \"prediction\": {\"1\": [0, 0]}}\n", filepath.Base(inst)))
 	splitDir, sp := vigorTestSplit(t)
