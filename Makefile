@@ -27,6 +27,9 @@ build: deps
 
 test: deps-test vet
 	$(GO) test -race -timeout 40m -tags $(TAGS) -skip '^TestPostgres' ./...
+	# The race detector slows the solver and the scene painters about tenfold, so under it
+	# their heaviest tests shrink or skip (raceEnabled); here they run whole, without it.
+	$(GO) test -timeout 20m -tags $(TAGS) -count=1 ./core/solve ./core/render/demo
 	$(MAKE) --no-print-directory store-postgres
 	$(MAKE) --no-print-directory fuzz
 	$(MAKE) --no-print-directory smoke
