@@ -368,23 +368,31 @@ func (g *grower) fitting(r, c int) []int {
 func (g *grower) next() (int, int) {
 	bestSlot, bestPiece := -1, -1
 	bestBuddy, bestConf := false, math.Inf(-1)
-	for i := range g.cell {
-		if !g.open(i/g.size, i%g.size) {
-			continue
-		}
-		if !g.best[i].valid {
-			g.best[i] = g.choose(i)
-		}
-		ch := g.best[i]
-		if ch.piece < 0 {
-			continue
-		}
-		conf := 1 - ch.cost/(ch.second+1e-6)
-		if math.IsInf(ch.second, 1) {
-			conf = 1
-		}
-		if ch.buddy && !bestBuddy || ch.buddy == bestBuddy && conf > bestConf {
-			bestSlot, bestPiece, bestBuddy, bestConf = i, ch.piece, ch.buddy, conf
+	// An open cell touches a placed piece, so it lies within one cell of
+	// the placed extent: only that box is scanned, in the canvas's order.
+	s := g.size
+	r0, r1 := max(g.rmin-1, 0), min(g.rmax+1, s-1)
+	c0, c1 := max(g.cmin-1, 0), min(g.cmax+1, s-1)
+	for r := r0; r <= r1; r++ {
+		for c := c0; c <= c1; c++ {
+			i := r*s + c
+			if !g.open(r, c) {
+				continue
+			}
+			if !g.best[i].valid {
+				g.best[i] = g.choose(i)
+			}
+			ch := g.best[i]
+			if ch.piece < 0 {
+				continue
+			}
+			conf := 1 - ch.cost/(ch.second+1e-6)
+			if math.IsInf(ch.second, 1) {
+				conf = 1
+			}
+			if ch.buddy && !bestBuddy || ch.buddy == bestBuddy && conf > bestConf {
+				bestSlot, bestPiece, bestBuddy, bestConf = i, ch.piece, ch.buddy, conf
+			}
 		}
 	}
 	return bestSlot, bestPiece
