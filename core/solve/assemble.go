@@ -105,7 +105,7 @@ func newAssembly(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool) *as
 // index builds the twin groups, the signature buckets and the hash keys.
 func (a *assembly) index() {
 	m := a.m
-	a.prevTwin = a.twinLinks()
+	a.prevTwin = a.twinLinksBucketed()
 	a.all = make([]int, m)
 	for x := range m {
 		a.all[x] = x
@@ -133,8 +133,8 @@ func (a *assembly) index() {
 	for i := range a.zSig {
 		a.zSig[i] = rng.Uint64()
 	}
-	a.downClass = classes(m, a.down)
-	a.rightClass = classes(m, a.right)
+	a.downClass = classesBucketed(m, a.down)
+	a.rightClass = classesBucketed(m, a.right)
 }
 
 // classes groups the pieces x whose rows d[x*m+·] are equal everywhere but

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/jigbench/jigbench/core/puzzle"
 	"testing"
 )
 
@@ -114,6 +116,65 @@ func TestTwoSmallest(t *testing.T) {
 		wcf, wcs := ref(func(i, j int) float32 { return d[j*m+i] })
 		if !slices.Equal(rf, wrf) || !slices.Equal(rs, wrs) || !slices.Equal(cf, wcf) || !slices.Equal(cs, wcs) {
 			t.Errorf("m=%d: rows %v %v (want %v %v), columns %v %v (want %v %v)", m, rf, rs, wrf, wrs, cf, cs, wcf, wcs)
+		}
+	}
+}
+
+// TestLookalikeBuckets: the bucketed look-alike searches give the
+// pair-by-pair scans' answers, on matrices built from piece types (pieces
+// of one type alike) with ties, zeros of both signs, NaN and +Inf.
+func TestLookalikeBuckets(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, m := range []int{33, 64, 150} {
+		for trial := range 4 {
+			types := 3 + rng.IntN(m/2)
+			typ := make([]int, m)
+			for x := range typ {
+				typ[x] = rng.IntN(types)
+			}
+			f := func() []float32 {
+				v := make([]float32, types*types)
+				for i := range v {
+					switch r := rng.IntN(8); {
+					case r == 0:
+						v[i] = inf
+					default:
+						v[i] = float32(rng.IntN(3))
+					}
+				}
+				return v
+			}
+			fr, fd := f(), f()
+			right, down := make([]float32, m*m), make([]float32, m*m)
+			for x := range m {
+				for y := range m {
+					right[x*m+y] = fr[typ[x]*types+typ[y]]
+					down[x*m+y] = fd[typ[x]*types+typ[y]]
+					if right[x*m+y] == 0 && rng.IntN(2) == 0 {
+						right[x*m+y] = float32(math.Copysign(0, -1))
+					}
+				}
+			}
+			if trial%2 == 1 {
+				right[(m-1)*m+3] = float32(math.NaN())
+				down[20*m+1] = float32(math.NaN())
+			}
+			sides := make([]puzzle.Sides, m)
+			for x := range sides {
+				sides[x][0] = puzzle.Side(typ[x] % 3)
+				if rng.IntN(10) == 0 {
+					sides[x][1] = puzzle.Tab
+				}
+			}
+			for _, d := range [][]float32{right, down} {
+				if got, want := classesBucketed(m, d), classes(m, d); !slices.Equal(got, want) {
+					t.Errorf("m=%d trial %d: classes %v, want %v", m, trial, got, want)
+				}
+			}
+			a := &assembly{n: 0, m: m, sides: sides, right: right, down: down}
+			if got, want := a.twinLinksBucketed(), a.twinLinks(); !slices.Equal(got, want) {
+				t.Errorf("m=%d trial %d: twin links %v, want %v", m, trial, got, want)
+			}
 		}
 	}
 }
