@@ -551,12 +551,19 @@ func (a *assembly) bestMatches() *matches {
 	}
 	m := a.m
 	b := &matches{make([]int, m), make([]int, m), make([]int, m), make([]int, m)}
-	for x := range m {
-		b.right[x] = argmin(m, func(y int) float32 { return a.right[x*m+y] })
-		b.left[x] = argmin(m, func(y int) float32 { return a.right[y*m+x] })
-		b.down[x] = argmin(m, func(y int) float32 { return a.down[x*m+y] })
-		b.up[x] = argmin(m, func(y int) float32 { return a.down[y*m+x] })
-	}
+	parallelFor(4, func(i int) error {
+		switch i {
+		case 0:
+			rowArgmin(m, a.right, b.right)
+		case 1:
+			columnArgmin(m, a.right, b.left)
+		case 2:
+			rowArgmin(m, a.down, b.down)
+		default:
+			columnArgmin(m, a.down, b.up)
+		}
+		return nil
+	})
 	a.best = b
 	return b
 }

@@ -178,3 +178,30 @@ func TestLookalikeBuckets(t *testing.T) {
 		}
 	}
 }
+
+// TestColumnArgmin: the row-by-row column argmin is argmin's column scan,
+// ties to the first, +Inf and NaN never chosen.
+func TestColumnArgmin(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, m := range []int{1, 5, 40} {
+		d := make([]float32, m*m)
+		for i := range d {
+			switch r := rng.IntN(10); {
+			case r == 0:
+				d[i] = inf
+			case r == 1:
+				d[i] = float32(math.NaN())
+			default:
+				d[i] = float32(rng.IntN(4))
+			}
+		}
+		d[0] = inf // a column with fewer candidates
+		got := make([]int, m)
+		columnArgmin(m, d, got)
+		for y := range m {
+			if want := argmin(m, func(x int) float32 { return d[x*m+y] }); got[y] != want {
+				t.Errorf("m=%d column %d: %d, want %d", m, y, got[y], want)
+			}
+		}
+	}
+}
