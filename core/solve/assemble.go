@@ -514,10 +514,36 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		// loop-checked seams first (mergeLoops) goes wrong elsewhere than
 		// either (autumn-forest 32×32: PA 0.015 → 0.74); up to it, where
 		// every candidate is repaired, it won nothing on the survey.
-		results = append(results, base.grow(), base.mergeClusters())
+		//
+		// The candidates are built, and repaired, on both cores at once
+		// (they share only the best matches, computed first).
+		base.bestMatches()
+		build := []func() []int{base.grow, base.mergeClusters}
 		if n > reframeAllMax {
-			results = append(results, base.mergeLoops())
+			build = append(build, base.mergeLoops)
 		}
+		more := make([][]int, len(build))
+		parallelFor(len(build), func(i int) error {
+			more[i] = build[i]()
+			return nil
+		})
+		results = append(results, more...)
+	}
+	if !shaped {
+		parallelFor(len(results), func(i int) error {
+			if results[i] == nil {
+				return nil
+			}
+			results[i] = bestRotation(n, base.right, base.down, results[i])
+			if n <= reframeAllMax {
+				// The frame is decided globally on every candidate
+				// (frame.go): the greedy's and the merge's answers go
+				// wrong in different places, and repaired either may be
+				// the cheaper.
+				results[i] = base.reframe(results[i])
+			}
+			return nil
+		})
 	}
 	var best []int
 	bestCost := math.Inf(1)
@@ -528,15 +554,6 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		if shaped {
 			base.reassign(cells)
 			base.improve(cells)
-		} else {
-			cells = bestRotation(n, base.right, base.down, cells)
-			if n <= reframeAllMax {
-				// The frame is decided globally on every candidate
-				// (frame.go): the greedy's and the merge's answers go
-				// wrong in different places, and repaired either may be
-				// the cheaper.
-				cells = base.reframe(cells)
-			}
 		}
 		if c := penalisedCost(n, base.right, base.down, cells); c < bestCost {
 			best, bestCost = cells, c
