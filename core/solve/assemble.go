@@ -256,12 +256,16 @@ func (a *assembly) cost(cells []int) float64 { return fillingCost(a.n, a.right, 
 func fillingCost(n int, right, down []float32, cells []int) float64 {
 	m := n * n
 	var sum float64
-	for i, x := range cells {
-		if i%n+1 < n {
-			sum += float64(right[x*m+cells[i+1]])
-		}
-		if i+n < m {
-			sum += float64(down[x*m+cells[i+n]])
+	// Cell by cell in order, its right seam then its lower one.
+	for r := range n {
+		row := cells[r*n : (r+1)*n]
+		for c, x := range row {
+			if c+1 < n {
+				sum += float64(right[x*m+row[c+1]])
+			}
+			if r+1 < n {
+				sum += float64(down[x*m+cells[(r+1)*n+c]])
+			}
 		}
 	}
 	return sum
@@ -746,8 +750,15 @@ func bestRotation(n int, right, down []float32, cells []int) []int {
 			if dr == 0 && dc == 0 {
 				continue
 			}
-			for i, x := range cells {
-				rot[(i/n+dr)%n*n+(i%n+dc)%n] = x
+			for r := range n {
+				rr := (r + dr) % n
+				for c, x := range cells[r*n : (r+1)*n] {
+					cc := c + dc
+					if cc >= n {
+						cc -= n
+					}
+					rot[rr*n+cc] = x
+				}
 			}
 			if cost := fillingCost(n, right, down, rot); cost < bestCost {
 				best, bestCost = slices.Clone(rot), cost

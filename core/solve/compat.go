@@ -469,6 +469,18 @@ func newCompatMatrix(ss *seamSet, pcs []*cutPiece, shaped bool) *compatMatrix {
 						continue
 					}
 					lr.prepare(sa, s.dir)
+					if !shaped {
+						// One straight seam: every other piece pairs.
+						for j := range len(p.ids) / lanes {
+							lr.block(p, j, s.dir, &out)
+							for l, b := range p.ids[j*lanes : (j+1)*lanes] {
+								if b >= 0 && int(b) != a {
+									row[b], done[b] = out[l], true
+								}
+							}
+						}
+						continue
+					}
 					for j := range len(p.ids) / lanes {
 						ids := p.ids[j*lanes : (j+1)*lanes]
 						use := false
