@@ -105,7 +105,7 @@ func newAssembly(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool) *as
 // index builds the twin groups, the signature buckets and the hash keys.
 func (a *assembly) index() {
 	m := a.m
-	a.prevTwin = a.twinLinks()
+	a.prevTwin = a.twinLinksBucketed()
 	a.all = make([]int, m)
 	for x := range m {
 		a.all[x] = x
@@ -133,8 +133,8 @@ func (a *assembly) index() {
 	for i := range a.zSig {
 		a.zSig[i] = rng.Uint64()
 	}
-	a.downClass = classes(m, a.down)
-	a.rightClass = classes(m, a.right)
+	a.downClass = classesBucketed(m, a.down)
+	a.rightClass = classesBucketed(m, a.right)
 }
 
 // classes groups the pieces x whose rows d[x*m+·] are equal everywhere but
@@ -256,12 +256,16 @@ func (a *assembly) cost(cells []int) float64 { return fillingCost(a.n, a.right, 
 func fillingCost(n int, right, down []float32, cells []int) float64 {
 	m := n * n
 	var sum float64
-	for i, x := range cells {
-		if i%n+1 < n {
-			sum += float64(right[x*m+cells[i+1]])
-		}
-		if i+n < m {
-			sum += float64(down[x*m+cells[i+n]])
+	// Cell by cell in order, its right seam then its lower one.
+	for r := range n {
+		row := cells[r*n : (r+1)*n]
+		for c, x := range row {
+			if c+1 < n {
+				sum += float64(right[x*m+row[c+1]])
+			}
+			if r+1 < n {
+				sum += float64(down[x*m+cells[(r+1)*n+c]])
+			}
 		}
 	}
 	return sum
@@ -514,10 +518,36 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		// loop-checked seams first (mergeLoops) goes wrong elsewhere than
 		// either (autumn-forest 32×32: PA 0.015 → 0.74); up to it, where
 		// every candidate is repaired, it won nothing on the survey.
-		results = append(results, base.grow(), base.mergeClusters())
+		//
+		// The candidates are built, and repaired, on both cores at once
+		// (they share only the best matches, computed first).
+		base.bestMatches()
+		build := []func() []int{base.grow, base.mergeClusters}
 		if n > reframeAllMax {
-			results = append(results, base.mergeLoops())
+			build = append(build, base.mergeLoops)
 		}
+		more := make([][]int, len(build))
+		parallelFor(len(build), func(i int) error {
+			more[i] = build[i]()
+			return nil
+		})
+		results = append(results, more...)
+	}
+	if !shaped {
+		parallelFor(len(results), func(i int) error {
+			if results[i] == nil {
+				return nil
+			}
+			results[i] = bestRotation(n, base.right, base.down, results[i])
+			if n <= reframeAllMax {
+				// The frame is decided globally on every candidate
+				// (frame.go): the greedy's and the merge's answers go
+				// wrong in different places, and repaired either may be
+				// the cheaper.
+				results[i] = base.reframe(results[i])
+			}
+			return nil
+		})
 	}
 	var best []int
 	bestCost := math.Inf(1)
@@ -528,15 +558,6 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		if shaped {
 			base.reassign(cells)
 			base.improve(cells)
-		} else {
-			cells = bestRotation(n, base.right, base.down, cells)
-			if n <= reframeAllMax {
-				// The frame is decided globally on every candidate
-				// (frame.go): the greedy's and the merge's answers go
-				// wrong in different places, and repaired either may be
-				// the cheaper.
-				cells = base.reframe(cells)
-			}
 		}
 		if c := penalisedCost(n, base.right, base.down, cells); c < bestCost {
 			best, bestCost = cells, c
@@ -729,8 +750,15 @@ func bestRotation(n int, right, down []float32, cells []int) []int {
 			if dr == 0 && dc == 0 {
 				continue
 			}
-			for i, x := range cells {
-				rot[(i/n+dr)%n*n+(i%n+dc)%n] = x
+			for r := range n {
+				rr := (r + dr) % n
+				for c, x := range cells[r*n : (r+1)*n] {
+					cc := c + dc
+					if cc >= n {
+						cc -= n
+					}
+					rot[rr*n+cc] = x
+				}
 			}
 			if cost := fillingCost(n, right, down, rot); cost < bestCost {
 				best, bestCost = slices.Clone(rot), cost

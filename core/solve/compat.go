@@ -444,10 +444,68 @@ func newCompatMatrix(ss *seamSet, pcs []*cutPiece, shaped bool) *compatMatrix {
 		}
 		return nil
 	})
+	// The precomputed B sides of each seam, packed for the lane kernel.
+	var packed []*packedSides
+	if haveLanes {
+		packed = make([]*packedSides, len(ss.all))
+		parallelFor(len(ss.all), func(i int) error {
+			packed[i] = packSides(sideB[i], len(ss.all[i].pa))
+			return nil
+		})
+	}
 	parallelFor(m, func(a int) error {
+		var lr laneRow
+		var out [lanes]float32
+		done := make([]bool, m)
 		for dir := range 2 {
 			row := cm.d[dir][a*m : (a+1)*m]
+			if packed != nil {
+				// Eight B sides at a time on every seam A's side is known
+				// on; a lane counts where the pair's seam is that one.
+				clear(done)
+				for _, s := range ss.all {
+					sa, p := sideA[s.id][a], packed[s.id]
+					if sa == nil || p == nil || s.dirOf != dir {
+						continue
+					}
+					lr.prepare(sa, s.dir)
+					if !shaped {
+						// One straight seam: every other piece pairs.
+						for j := range len(p.ids) / lanes {
+							lr.block(p, j, s.dir, &out)
+							for l, b := range p.ids[j*lanes : (j+1)*lanes] {
+								if b >= 0 && int(b) != a {
+									row[b], done[b] = out[l], true
+								}
+							}
+						}
+						continue
+					}
+					for j := range len(p.ids) / lanes {
+						ids := p.ids[j*lanes : (j+1)*lanes]
+						use := false
+						for _, b := range ids {
+							if b >= 0 && !done[b] && canPair(pcs[a], pcs[b], dir, shaped) && ss.of(pcs[a], pcs[b], dir) == s {
+								use = true
+								break
+							}
+						}
+						if !use {
+							continue
+						}
+						lr.block(p, j, s.dir, &out)
+						for l, b := range ids {
+							if b >= 0 && !done[b] && canPair(pcs[a], pcs[b], dir, shaped) && ss.of(pcs[a], pcs[b], dir) == s {
+								row[b], done[b] = out[l], true
+							}
+						}
+					}
+				}
+			}
 			for b := range m {
+				if done[b] {
+					continue
+				}
 				if !canPair(pcs[a], pcs[b], dir, shaped) {
 					row[b] = inf
 					continue

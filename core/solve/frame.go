@@ -223,11 +223,14 @@ func (a *assembly) rotateBlocks(cells []int, best *matches) bool {
 						if l == n {
 							shifts = n / 2 // whole lines: every cyclic shift
 						}
+						// shift writes every cell of the block from seg, so a
+						// rejected shift is undone once, after the last.
+						undo := false
 						for d := 1; d <= shifts; d++ {
 							for _, sd := range [2]int{d, -d} {
 								shift(sd)
 								if after := a.setCostUnder(cells, set, inSet, under); after < before-1e-6 {
-									moved, before = true, after
+									moved, before, undo = true, after, false
 									if positive {
 										under = before - 1e-6
 									}
@@ -235,9 +238,12 @@ func (a *assembly) rotateBlocks(cells []int, best *matches) bool {
 										seg[j] = cells[c]
 									}
 								} else {
-									shift(0)
+									undo = true
 								}
 							}
+						}
+						if undo {
+							shift(0)
 						}
 						for _, c := range set {
 							inSet[c] = false
@@ -507,7 +513,7 @@ func (a *assembly) setCostUnder(cells, set []int, inSet []bool, bound float64) f
 		if s >= bound {
 			return s
 		}
-		r := c / n
+		r := int(uint32(c) / uint32(n)) // a 32-bit division is the faster
 		col := c - r*n
 		x := cells[c]
 		if col+1 < n {
@@ -545,12 +551,19 @@ func (a *assembly) bestMatches() *matches {
 	}
 	m := a.m
 	b := &matches{make([]int, m), make([]int, m), make([]int, m), make([]int, m)}
-	for x := range m {
-		b.right[x] = argmin(m, func(y int) float32 { return a.right[x*m+y] })
-		b.left[x] = argmin(m, func(y int) float32 { return a.right[y*m+x] })
-		b.down[x] = argmin(m, func(y int) float32 { return a.down[x*m+y] })
-		b.up[x] = argmin(m, func(y int) float32 { return a.down[y*m+x] })
-	}
+	parallelFor(4, func(i int) error {
+		switch i {
+		case 0:
+			rowArgmin(m, a.right, b.right)
+		case 1:
+			columnArgmin(m, a.right, b.left)
+		case 2:
+			rowArgmin(m, a.down, b.down)
+		default:
+			columnArgmin(m, a.down, b.up)
+		}
+		return nil
+	})
 	a.best = b
 	return b
 }

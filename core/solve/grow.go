@@ -81,6 +81,28 @@ type grower struct {
 	// bestRight[a] is the piece a prefers on its right, bestLeft[b] the
 	// piece b prefers on its left, and so on: best buddies agree both ways.
 	bestRight, bestLeft, bestDown, bestUp []int
+	// leftOf[y][x] = right[x·m+y] and above[y][x] = down[x·m+y], copied
+	// once per piece y when chooseAny first needs them: a column of the
+	// matrix read as a row.
+	leftOf, above [][]float32
+}
+
+// column returns col[y], the column y of d (d[x·m+y] for every x), copying
+// it on first use.
+func (g *grower) column(col *[][]float32, d []float32, y int) []float32 {
+	m := g.a.m
+	if *col == nil {
+		*col = make([][]float32, m)
+	}
+	if c := (*col)[y]; c != nil {
+		return c
+	}
+	c := make([]float32, m)
+	for x := range c {
+		c[x] = d[x*m+y]
+	}
+	(*col)[y] = c
+	return c
 }
 
 func argmin(m int, f func(i int) float32) int {
@@ -263,46 +285,43 @@ func (g *grower) choose(i int) slotChoice {
 // price's, summed in the same order, so the choice is the same.
 func (g *grower) chooseAny(r, c int, ch *slotChoice) {
 	a, m := g.a, g.a.m
-	// A neighbour y's seam with x is vals[base+x*stride]; x is y's best
-	// buddy when from[y] == x and to[x] == y.
-	type neighbour struct {
-		vals         []float32
-		base, stride int
-		y            int
-		from, to     []int
-	}
-	var nbs [4]neighbour
+	// Neighbour i's seam with x is vals[i][x]; x is its best buddy when
+	// pref[i] == x and back[i][x] == ys[i]. Every row is read in order (a
+	// column of the matrix as its copy, column).
+	var vals [4][]float32
+	var back [4][]int
+	var ys, pref [4]int
 	k := 0
-	if y := g.at(r, c-1); y >= 0 {
-		nbs[k] = neighbour{a.right, y * m, 1, y, g.bestRight, g.bestLeft}
+	add := func(v []float32, y int, from, to []int) {
+		vals[k], back[k], ys[k], pref[k] = v[:m], to[:m], y, from[y]
 		k++
+	}
+	if y := g.at(r, c-1); y >= 0 {
+		add(a.right[y*m:], y, g.bestRight, g.bestLeft)
 	}
 	if y := g.at(r, c+1); y >= 0 {
-		nbs[k] = neighbour{a.right, y, m, y, g.bestLeft, g.bestRight}
-		k++
+		add(g.column(&g.leftOf, a.right, y), y, g.bestLeft, g.bestRight)
 	}
 	if y := g.at(r-1, c); y >= 0 {
-		nbs[k] = neighbour{a.down, y * m, 1, y, g.bestDown, g.bestUp}
-		k++
+		add(a.down[y*m:], y, g.bestDown, g.bestUp)
 	}
 	if y := g.at(r+1, c); y >= 0 {
-		nbs[k] = neighbour{a.down, y, m, y, g.bestUp, g.bestDown}
-		k++
+		add(g.column(&g.above, a.down, y), y, g.bestUp, g.bestDown)
 	}
 	if k == 0 {
 		return
 	}
-	nb := nbs[:k]
 	fk := float64(k)
+	placed := g.placed[:m]
 	for x := range m {
-		if g.placed[x] {
+		if placed[x] {
 			continue
 		}
 		var sum float64
 		buddy := true
-		for i := range nb {
-			sum += float64(nb[i].vals[nb[i].base+x*nb[i].stride])
-			buddy = buddy && nb[i].from[nb[i].y] == x && nb[i].to[x] == nb[i].y
+		for i := range k {
+			sum += float64(vals[i][x])
+			buddy = buddy && pref[i] == x && back[i][x] == ys[i]
 		}
 		if d := sum / fk; !math.IsInf(d, 1) {
 			ch.offer(x, d, buddy)
@@ -349,23 +368,31 @@ func (g *grower) fitting(r, c int) []int {
 func (g *grower) next() (int, int) {
 	bestSlot, bestPiece := -1, -1
 	bestBuddy, bestConf := false, math.Inf(-1)
-	for i := range g.cell {
-		if !g.open(i/g.size, i%g.size) {
-			continue
-		}
-		if !g.best[i].valid {
-			g.best[i] = g.choose(i)
-		}
-		ch := g.best[i]
-		if ch.piece < 0 {
-			continue
-		}
-		conf := 1 - ch.cost/(ch.second+1e-6)
-		if math.IsInf(ch.second, 1) {
-			conf = 1
-		}
-		if ch.buddy && !bestBuddy || ch.buddy == bestBuddy && conf > bestConf {
-			bestSlot, bestPiece, bestBuddy, bestConf = i, ch.piece, ch.buddy, conf
+	// An open cell touches a placed piece, so it lies within one cell of
+	// the placed extent: only that box is scanned, in the canvas's order.
+	s := g.size
+	r0, r1 := max(g.rmin-1, 0), min(g.rmax+1, s-1)
+	c0, c1 := max(g.cmin-1, 0), min(g.cmax+1, s-1)
+	for r := r0; r <= r1; r++ {
+		for c := c0; c <= c1; c++ {
+			i := r*s + c
+			if !g.open(r, c) {
+				continue
+			}
+			if !g.best[i].valid {
+				g.best[i] = g.choose(i)
+			}
+			ch := g.best[i]
+			if ch.piece < 0 {
+				continue
+			}
+			conf := 1 - ch.cost/(ch.second+1e-6)
+			if math.IsInf(ch.second, 1) {
+				conf = 1
+			}
+			if ch.buddy && !bestBuddy || ch.buddy == bestBuddy && conf > bestConf {
+				bestSlot, bestPiece, bestBuddy, bestConf = i, ch.piece, ch.buddy, conf
+			}
 		}
 	}
 	return bestSlot, bestPiece

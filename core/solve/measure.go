@@ -13,8 +13,8 @@ func relativeCosts(cm *compatMatrix) {
 	m := cm.m
 	for dir := range 2 {
 		d := cm.d[dir]
-		r1, r2 := twoSmallest(m, func(a, b int) float32 { return d[a*m+b] })
-		c1, c2 := twoSmallest(m, func(b, a int) float32 { return d[a*m+b] })
+		r1, r2 := rowTwoSmallest(m, d)
+		c1, c2 := columnTwoSmallest(m, d)
 		parallelFor(m, func(a int) error {
 			row := d[a*m : (a+1)*m]
 			for b, v := range row {
@@ -39,23 +39,62 @@ func relativeCosts(cm *compatMatrix) {
 // relativeFloor keeps the ratio finite where the alternatives cost nothing.
 const relativeFloor = 0.5
 
-// twoSmallest returns, for each i, the smallest and second-smallest of
-// at(i, j) over j.
-func twoSmallest(m int, at func(i, j int) float32) (first, second []float32) {
+// rowTwoSmallest returns, for each row a of the m×m matrix d, its smallest
+// and second-smallest values (equal when the smallest occurs twice; NaN is
+// never taken).
+func rowTwoSmallest(m int, d []float32) (first, second []float32) {
 	first, second = make([]float32, m), make([]float32, m)
-	parallelFor(m, func(i int) error {
+	parallelFor(m, func(a int) error {
 		f, s := inf, inf
-		for j := range m {
-			switch v := at(i, j); {
-			case v < f:
-				f, s = v, f
-			case v < s:
-				s = v
-			}
+		for _, v := range d[a*m : (a+1)*m] {
+			f, s = twoSmallestAdd(f, s, v)
 		}
-		first[i], second[i] = f, s
+		first[a], second[a] = f, s
 		return nil
 	})
+	return first, second
+}
+
+// twoSmallestAdd is the smallest two of f ≤ s and v.
+func twoSmallestAdd(f, s, v float32) (float32, float32) {
+	switch {
+	case v < f:
+		return v, f
+	case v < s:
+		return f, v
+	}
+	return f, s
+}
+
+// columnTwoSmallest is rowTwoSmallest over the columns of d. The rows are
+// read in order, in bands on both cores, and the bands' two smallest
+// merged: the two smallest of a multiset do not depend on the order it is
+// read in.
+func columnTwoSmallest(m int, d []float32) (first, second []float32) {
+	const bands = 8
+	fs, ss := make([][]float32, bands), make([][]float32, bands)
+	parallelFor(bands, func(k int) error {
+		f, s := make([]float32, m), make([]float32, m)
+		for b := range m {
+			f[b], s[b] = inf, inf
+		}
+		for a := k * m / bands; a < (k+1)*m/bands; a++ {
+			row := d[a*m : (a+1)*m]
+			f, s := f[:len(row)], s[:len(row)]
+			for b, v := range row {
+				f[b], s[b] = twoSmallestAdd(f[b], s[b], v)
+			}
+		}
+		fs[k], ss[k] = f, s
+		return nil
+	})
+	first, second = fs[0], ss[0]
+	for k := 1; k < bands; k++ {
+		for b := range m {
+			first[b], second[b] = twoSmallestAdd(first[b], second[b], fs[k][b])
+			first[b], second[b] = twoSmallestAdd(first[b], second[b], ss[k][b])
+		}
+	}
 	return first, second
 }
 

@@ -1,0 +1,222 @@
+package solve
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/jigbench/jigbench/core/puzzle"
+	"testing"
+)
+
+// TestMGCLanes: the eight-lane kernel gives mgc's cost bit for bit, on
+// random sides with labelled and missing samples, every normal class and
+// seams of 0 to 70 samples.
+func TestMGCLanes(t *testing.T) {
+	if !haveLanes {
+		t.Skip("no lane kernel on this machine")
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	randSide := func(k int) *seamSide {
+		sd := &seamSide{v: make([]float32, 3*k)}
+		for s := range k {
+			switch r := rng.IntN(10); {
+			case r == 0:
+				sd.v[3*s] = -1
+			case r == 1:
+				for c := range 3 {
+					sd.v[3*s+c] = float32(math.NaN())
+				}
+			default:
+				for c := range 3 {
+					sd.v[3*s+c] = float32(rng.Float64() * 255)
+				}
+			}
+		}
+		for d := range 4 {
+			for c := range 3 {
+				sd.mu[d][c] = float32(rng.NormFloat64() * 5)
+			}
+		}
+		for r := range 3 {
+			for c := range 3 {
+				sd.inv[r][c] = float32(rng.NormFloat64() * 0.3)
+			}
+		}
+		return sd
+	}
+	for _, k := range []int{0, 1, 7, 32, 70} {
+		dir := make([]uint8, k)
+		for s := range dir {
+			dir[s] = uint8(rng.IntN(4))
+		}
+		const m = 21 // not a multiple of lanes: the last block is padded
+		sides := make([]*seamSide, m)
+		for b := range sides {
+			if b != 5 { // a hole: piece 5 has no side on this seam
+				sides[b] = randSide(k)
+			}
+		}
+		p := packSides(sides, k)
+		for range 4 {
+			a := randSide(k)
+			var lr laneRow
+			lr.prepare(a, dir)
+			var out [lanes]float32
+			for j := range len(p.ids) / lanes {
+				lr.block(p, j, dir, &out)
+				for l, b := range p.ids[j*lanes : (j+1)*lanes] {
+					if b < 0 {
+						continue
+					}
+					if b == 5 {
+						t.Fatal("a missing side was packed")
+					}
+					want := mgc(a, sides[b], dir)
+					if math.Float32bits(out[l]) != math.Float32bits(want) {
+						t.Errorf("k=%d piece %d: lanes %v, mgc %v", k, b, out[l], want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestTwoSmallest: the row and column minima relativeCosts takes agree with
+// a scan of each row and column, with ties (values from a small set) and
+// pairs that cannot be neighbours.
+func TestTwoSmallest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, m := range []int{1, 2, 7, 33, 100} {
+		d := make([]float32, m*m)
+		for i := range d {
+			d[i] = float32(rng.IntN(6))
+			if rng.IntN(5) == 0 {
+				d[i] = inf
+			}
+		}
+		ref := func(at func(i, j int) float32) (f, s []float32) {
+			f, s = make([]float32, m), make([]float32, m)
+			for i := range m {
+				var vs []float32
+				for j := range m {
+					vs = append(vs, at(i, j))
+				}
+				slices.Sort(vs)
+				f[i], s[i] = vs[0], inf
+				if m > 1 {
+					s[i] = vs[1]
+				}
+			}
+			return f, s
+		}
+		rf, rs := rowTwoSmallest(m, d)
+		cf, cs := columnTwoSmallest(m, d)
+		wrf, wrs := ref(func(i, j int) float32 { return d[i*m+j] })
+		wcf, wcs := ref(func(i, j int) float32 { return d[j*m+i] })
+		if !slices.Equal(rf, wrf) || !slices.Equal(rs, wrs) || !slices.Equal(cf, wcf) || !slices.Equal(cs, wcs) {
+			t.Errorf("m=%d: rows %v %v (want %v %v), columns %v %v (want %v %v)", m, rf, rs, wrf, wrs, cf, cs, wcf, wcs)
+		}
+	}
+}
+
+// TestLookalikeBuckets: the bucketed look-alike searches give the
+// pair-by-pair scans' answers, on matrices built from piece types (pieces
+// of one type alike) with ties, zeros of both signs, NaN and +Inf.
+func TestLookalikeBuckets(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, m := range []int{33, 64, 150} {
+		for trial := range 4 {
+			types := 3 + rng.IntN(m/2)
+			typ := make([]int, m)
+			for x := range typ {
+				typ[x] = rng.IntN(types)
+			}
+			f := func() []float32 {
+				v := make([]float32, types*types)
+				for i := range v {
+					switch r := rng.IntN(8); {
+					case r == 0:
+						v[i] = inf
+					default:
+						v[i] = float32(rng.IntN(3))
+					}
+				}
+				return v
+			}
+			fr, fd := f(), f()
+			right, down := make([]float32, m*m), make([]float32, m*m)
+			for x := range m {
+				for y := range m {
+					right[x*m+y] = fr[typ[x]*types+typ[y]]
+					down[x*m+y] = fd[typ[x]*types+typ[y]]
+					if right[x*m+y] == 0 && rng.IntN(2) == 0 {
+						right[x*m+y] = float32(math.Copysign(0, -1))
+					}
+				}
+			}
+			if trial%2 == 1 {
+				right[(m-1)*m+3] = float32(math.NaN())
+				down[20*m+1] = float32(math.NaN())
+			}
+			sides := make([]puzzle.Sides, m)
+			for x := range sides {
+				sides[x][0] = puzzle.Side(typ[x] % 3)
+				if rng.IntN(10) == 0 {
+					sides[x][1] = puzzle.Tab
+				}
+			}
+			for _, d := range [][]float32{right, down} {
+				if got, want := classesBucketed(m, d), classes(m, d); !slices.Equal(got, want) {
+					t.Errorf("m=%d trial %d: classes %v, want %v", m, trial, got, want)
+				}
+			}
+			a := &assembly{n: 0, m: m, sides: sides, right: right, down: down}
+			if got, want := a.twinLinksBucketed(), a.twinLinks(); !slices.Equal(got, want) {
+				t.Errorf("m=%d trial %d: twin links %v, want %v", m, trial, got, want)
+			}
+		}
+	}
+}
+
+// TestColumnArgmin: the row-by-row column argmin is argmin's column scan,
+// ties to the first, +Inf and NaN never chosen.
+func TestColumnArgmin(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, m := range []int{1, 5, 40} {
+		d := make([]float32, m*m)
+		for i := range d {
+			switch r := rng.IntN(10); {
+			case r == 0:
+				d[i] = inf
+			case r == 1:
+				d[i] = float32(math.NaN())
+			default:
+				d[i] = float32(rng.IntN(4))
+			}
+		}
+		d[0] = inf // a column with fewer candidates
+		got := make([]int, m)
+		columnArgmin(m, d, got)
+		for y := range m {
+			if want := argmin(m, func(x int) float32 { return d[x*m+y] }); got[y] != want {
+				t.Errorf("m=%d column %d: %d, want %d", m, y, got[y], want)
+			}
+		}
+	}
+}
+
+// BenchmarkCompatMatrixShape is BenchmarkCompatMatrix on a 32×32 shape
+// sheet, where a pair's seam follows the tab.
+func BenchmarkCompatMatrixShape(b *testing.B) {
+	gen := generateDemo(b, "harbor-town", 32, 1)
+	g := newGeometry(gen.Instance.Public())
+	pcs, err := cutPieces(&g, gen.Shape)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ss := newSeamSet(&g, pcs)
+	for b.Loop() {
+		newCompatMatrix(ss, pcs, true)
+	}
+}

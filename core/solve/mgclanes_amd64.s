@@ -1,0 +1,177 @@
+//go:build !purego
+
+#include "textflag.h"
+
+DATA mgcZero<>+0(SB)/8, $0
+DATA mgcZero<>+8(SB)/8, $0
+DATA mgcZero<>+16(SB)/8, $0
+DATA mgcZero<>+24(SB)/8, $0
+GLOBL mgcZero<>(SB), RODATA|NOPTR, $32
+
+// -0.0 in every lane: the sign bit, for negation by XOR.
+DATA mgcSign<>+0(SB)/8, $0x8000000080000000
+DATA mgcSign<>+8(SB)/8, $0x8000000080000000
+DATA mgcSign<>+16(SB)/8, $0x8000000080000000
+DATA mgcSign<>+24(SB)/8, $0x8000000080000000
+GLOBL mgcSign<>(SB), RODATA|NOPTR, $32
+
+// sampleCap = 30.0 (0x41f00000).
+DATA mgcCap<>+0(SB)/8, $0x41f0000041f00000
+DATA mgcCap<>+8(SB)/8, $0x41f0000041f00000
+DATA mgcCap<>+16(SB)/8, $0x41f0000041f00000
+DATA mgcCap<>+24(SB)/8, $0x41f0000041f00000
+GLOBL mgcCap<>(SB), RODATA|NOPTR, $32
+
+// 2·missingPenalty = 200.0 (0x43480000).
+DATA mgcPen<>+0(SB)/8, $0x4348000043480000
+DATA mgcPen<>+8(SB)/8, $0x4348000043480000
+DATA mgcPen<>+16(SB)/8, $0x4348000043480000
+DATA mgcPen<>+24(SB)/8, $0x4348000043480000
+GLOBL mgcPen<>(SB), RODATA|NOPTR, $32
+
+// 1.0 (0x3f800000).
+DATA mgcOne<>+0(SB)/8, $0x3f8000003f800000
+DATA mgcOne<>+8(SB)/8, $0x3f8000003f800000
+DATA mgcOne<>+16(SB)/8, $0x3f8000003f800000
+DATA mgcOne<>+24(SB)/8, $0x3f8000003f800000
+GLOBL mgcOne<>(SB), RODATA|NOPTR, $32
+
+// func mgcLanesAVX2(k int, as, ia *float32, dir *uint8, vb, mb, ib, out *float32)
+// See mgclanes.go for the layout; the arithmetic is mgc's, operation by
+// operation, in eight lanes (no fused multiply-add).
+TEXT ·mgcLanesAVX2(SB), NOSPLIT, $0-64
+	MOVQ k+0(FP), CX
+	MOVQ as+8(FP), SI
+	MOVQ ia+16(FP), R8
+	MOVQ dir+24(FP), DI
+	MOVQ vb+32(FP), DX
+	MOVQ mb+40(FP), R11
+	MOVQ ib+48(FP), R10
+	MOVQ out+56(FP), BX
+	VXORPS Y0, Y0, Y0 // sum
+	VXORPS Y1, Y1, Y1 // used
+	TESTQ CX, CX
+	JLE done
+
+loop:
+	MOVBQZX (DI), AX
+	ANDQ $3, AX
+	LEAQ (AX)(AX*2), AX
+	SHLQ $5, AX
+	LEAQ (R11)(AX*1), R9 // B's means for the sample's normal class
+
+	VMOVUPS 0(DX), Y2  // vb0
+	VMOVUPS 32(DX), Y3 // vb1
+	VMOVUPS 64(DX), Y4 // vb2
+	VBROADCASTSS 0(SI), Y6 // va0
+
+	// Label (skipped): va0 < 0 or vb0 < 0. Missing (NaN): va0 or vb0 unordered.
+	VCMPPS $1, mgcZero<>(SB), Y2, Y5
+	VCMPPS $1, mgcZero<>(SB), Y6, Y14
+	VORPS Y14, Y5, Y5
+	VCMPPS $3, Y2, Y2, Y7
+	VCMPPS $3, Y6, Y6, Y14
+	VORPS Y14, Y7, Y7
+
+	// d = vb − va
+	VSUBPS Y6, Y2, Y2
+	VBROADCASTSS 4(SI), Y6
+	VSUBPS Y6, Y3, Y3
+	VBROADCASTSS 8(SI), Y6
+	VSUBPS Y6, Y4, Y4
+
+	// x = d − μA
+	VBROADCASTSS 12(SI), Y6
+	VSUBPS Y6, Y2, Y8
+	VBROADCASTSS 16(SI), Y6
+	VSUBPS Y6, Y3, Y9
+	VBROADCASTSS 20(SI), Y6
+	VSUBPS Y6, Y4, Y10
+
+	// sa = x0·(i00x0 + i01x1 + i02x2) + x1·(…) + x2·(…)
+	VBROADCASTSS 0(R8), Y11
+	VMULPS Y8, Y11, Y11
+	VBROADCASTSS 4(R8), Y12
+	VMULPS Y9, Y12, Y12
+	VADDPS Y12, Y11, Y11
+	VBROADCASTSS 8(R8), Y12
+	VMULPS Y10, Y12, Y12
+	VADDPS Y12, Y11, Y11
+	VMULPS Y8, Y11, Y13
+
+	VBROADCASTSS 12(R8), Y11
+	VMULPS Y8, Y11, Y11
+	VBROADCASTSS 16(R8), Y12
+	VMULPS Y9, Y12, Y12
+	VADDPS Y12, Y11, Y11
+	VBROADCASTSS 20(R8), Y12
+	VMULPS Y10, Y12, Y12
+	VADDPS Y12, Y11, Y11
+	VMULPS Y9, Y11, Y11
+	VADDPS Y11, Y13, Y13
+
+	VBROADCASTSS 24(R8), Y11
+	VMULPS Y8, Y11, Y11
+	VBROADCASTSS 28(R8), Y12
+	VMULPS Y9, Y12, Y12
+	VADDPS Y12, Y11, Y11
+	VBROADCASTSS 32(R8), Y12
+	VMULPS Y10, Y12, Y12
+	VADDPS Y12, Y11, Y11
+	VMULPS Y10, Y11, Y11
+	VADDPS Y11, Y13, Y13
+
+	// y = −d − μB
+	VXORPS mgcSign<>(SB), Y2, Y8
+	VSUBPS 0(R9), Y8, Y8
+	VXORPS mgcSign<>(SB), Y3, Y9
+	VSUBPS 32(R9), Y9, Y9
+	VXORPS mgcSign<>(SB), Y4, Y10
+	VSUBPS 64(R9), Y10, Y10
+
+	// sb = y0·(j00y0 + j01y1 + j02y2) + …
+	VMULPS 0(R10), Y8, Y11
+	VMULPS 32(R10), Y9, Y12
+	VADDPS Y12, Y11, Y11
+	VMULPS 64(R10), Y10, Y12
+	VADDPS Y12, Y11, Y11
+	VMULPS Y8, Y11, Y14
+
+	VMULPS 96(R10), Y8, Y11
+	VMULPS 128(R10), Y9, Y12
+	VADDPS Y12, Y11, Y11
+	VMULPS 160(R10), Y10, Y12
+	VADDPS Y12, Y11, Y11
+	VMULPS Y9, Y11, Y11
+	VADDPS Y11, Y14, Y14
+
+	VMULPS 192(R10), Y8, Y11
+	VMULPS 224(R10), Y9, Y12
+	VADDPS Y12, Y11, Y11
+	VMULPS 256(R10), Y10, Y12
+	VADDPS Y12, Y11, Y11
+	VMULPS Y10, Y11, Y11
+	VADDPS Y11, Y14, Y14
+
+	// min(sa+sb, cap); missing → 200; label → 0, not counted.
+	VADDPS Y14, Y13, Y13
+	VMINPS mgcCap<>(SB), Y13, Y13
+	VANDNPS Y13, Y7, Y13
+	VANDPS mgcPen<>(SB), Y7, Y14
+	VORPS Y14, Y13, Y13
+	VANDNPS Y13, Y5, Y13
+	VADDPS Y13, Y0, Y0
+	VANDNPS mgcOne<>(SB), Y5, Y14
+	VADDPS Y14, Y1, Y1
+
+	ADDQ $32, SI
+	ADDQ $1, DI
+	ADDQ $96, DX
+	DECQ CX
+	JNZ loop
+
+done:
+	VMOVUPS Y0, 0(BX)
+	VMOVUPS Y1, 32(BX)
+	VZEROUPPER
+	RET
