@@ -549,6 +549,7 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 	if !shaped && best != nil {
 		if n > reframeAllMax {
 			best = base.reframe(best) // on the cheapest only
+			best = base.rejoin(best)
 		}
 		base.cutBySureness(best, base.seamFloors())
 	}
