@@ -51,7 +51,9 @@ type assembly struct {
 	// to every piece below (right) is x's: for what comes after, a frontier
 	// of x is one of it.
 	downClass, rightClass []int
-	best                  *matches // bestMatches, once computed
+	best                  *matches    // bestMatches, once computed
+	seams                 []mergeSeam // mergeSeams, once computed
+	seamFl                *seamFloor
 	zUsed                 []uint64 // Zobrist keys of the used set, per piece
 	zFront                []uint64 // [col*m + class]: keys of the frontier
 	zRight                []uint64 // [class]: key of the newest piece's right side

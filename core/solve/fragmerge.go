@@ -52,7 +52,8 @@ var segmentMin = 6
 func (a *assembly) joinSegments(cells []int) []int {
 	n, m := a.n, a.m
 	_, find := a.buddyComponents(cells, a.bestMatches())
-	cl := &clustering{a: a, fl: a.seamFloors(), of: make([]int32, m), pos: make([][2]int32, m), cls: make([]*cluster, m)}
+	seams, fl := a.mergeSeams()
+	cl := &clustering{a: a, fl: fl, of: make([]int32, m), pos: make([][2]int32, m), cls: make([]*cluster, m)}
 	for c, x := range cells {
 		root := find(c)
 		k := cells[root]
@@ -69,7 +70,6 @@ func (a *assembly) joinSegments(cells []int) []int {
 		cc.rmin, cc.rmax = min(cc.rmin, r), max(cc.rmax, r)
 		cc.cmin, cc.cmax = min(cc.cmin, col), max(cc.cmax, col)
 	}
-	seams, _ := a.mergeSeams()
 	type key struct{ ca, cb, dr, dc int32 }
 	type cand struct {
 		ok    bool

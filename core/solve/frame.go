@@ -139,6 +139,9 @@ func (a *assembly) orderLines(cells []int, byRow bool) bool {
 // small on a nearly right arrangement.
 func (a *assembly) rotateBlocks(cells []int, best *matches) bool {
 	n := a.n
+	if n > reframeAllMax {
+		return a.rotateBlocksLarge(cells, best)
+	}
 	doubt := a.doubtful(cells, best)
 	positive := nonNegative(a.right) && nonNegative(a.down)
 	const maxBlock, maxLen = 4, 16
