@@ -18,8 +18,8 @@ import (
 // greedy places the pieces of the largest cluster's surroundings as
 // mergeClusters does. The caller keeps the result only if it is cheaper.
 
-// rejoinRounds is the most rounds of rejoin: each costs a repair (frame.go).
-const rejoinRounds = 3
+// rejoinTries is the most joins rejoin tries: each costs a repair (frame.go).
+const rejoinTries = 6
 
 // rejoin joins the segments of a repaired answer again (joinSegments),
 // repairs the result and keeps it while that lowers the total cost, up to
@@ -28,28 +28,30 @@ const rejoinRounds = 3
 // 0.82).
 func (a *assembly) rejoin(cells []int) []int {
 	cur := a.cost(cells)
-	for range rejoinRounds {
-		cand := a.reframe(bestRotation(a.n, a.right, a.down, a.joinSegments(cells)))
-		c := a.cost(cand)
-		if c >= cur-1e-6 {
-			break
+	tries := 0
+	for i := 0; i < len(rejoinMins) && tries < rejoinTries; tries++ {
+		cand := a.reframe(bestRotation(a.n, a.right, a.down, a.joinSegments(cells, rejoinMins[i])))
+		if c := a.cost(cand); c < cur-1e-6 {
+			cells, cur, i = cand, c, 0 // from the first again
+		} else {
+			i++
 		}
-		cells, cur = cand, c
 	}
 	return cells
 }
 
 // segmentSlack is the most the new seams of a segment join may cost over
 // their pieces' best choices, together.
-var segmentSlack = 1.5
+const segmentSlack = 1.5
 
-// segmentMin is the fewest pieces a segment needs to be joined as a whole;
-// smaller ones are left to the greedy.
-var segmentMin = 6
+// rejoinMins are the fewest pieces a segment needs to be joined as a whole
+// (smaller ones are left to the greedy), tried in turn until one lowers the
+// cost: each leaves a different set to the greedy.
+var rejoinMins = []int{6, 16, 3}
 
 // joinSegments returns cells' best-buddy segments joined as above and the
 // rest grown around the largest (cell → piece).
-func (a *assembly) joinSegments(cells []int) []int {
+func (a *assembly) joinSegments(cells []int, least int) []int {
 	n, m := a.n, a.m
 	_, find := a.buddyComponents(cells, a.bestMatches())
 	seams, fl := a.mergeSeams()
@@ -80,7 +82,7 @@ func (a *assembly) joinSegments(cells []int) []int {
 		best, bestScore := -1, math.Inf(1)
 		for i, s := range seams {
 			ca, cb := cl.of[s.a], cl.of[s.b]
-			if ca == cb || len(cl.cls[ca].members) < segmentMin || len(cl.cls[cb].members) < segmentMin {
+			if ca == cb || len(cl.cls[ca].members) < least || len(cl.cls[cb].members) < least {
 				continue
 			}
 			want := cl.pos[s.a]

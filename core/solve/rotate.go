@@ -15,6 +15,8 @@ func (a *assembly) rotateBlocksLarge(cells []int, best *matches) bool {
 	const maxBlock, maxLen = 4, 16
 	const maxShift = 3
 	doubtBefore := make([]int, n*(n+1))
+	lineMajor := make([]int, n*n)
+	diag := newLineDiagonals(n)
 	moved := false
 	for _, vertical := range [2]bool{false, true} {
 		idx := func(line, k int) int {
@@ -44,11 +46,18 @@ func (a *assembly) rotateBlocksLarge(cells []int, best *matches) bool {
 			}
 			return false
 		}
-		diag := newLineDiagonals(n)
-		for b := 1; b < n; b++ {
-			diag.build(b, cells, idx, cross, m)
+		// lines[line*n+k] is the piece at position k of line: cells in
+		// line order, kept in step with cells.
+		lines := lineMajor
+		for line := range n {
+			for k := range n {
+				lines[line*n+k] = cells[idx(line, k)]
+			}
 		}
-		at := func(line, k int) int { return cells[idx(line, k)] }
+		for b := 1; b < n; b++ {
+			diag.build(b, lines, cross, m)
+		}
+		at := func(line, k int) int { return lines[line*n+k] }
 		seamAlong := func(x, y int) float64 { return float64(along[x*m+y]) }
 		// delta is the change in total cost of shifting block (i0…i1−1,
 		// from…to−1) by d cells, 0 < d < to−from.
@@ -78,15 +87,15 @@ func (a *assembly) rotateBlocksLarge(cells []int, best *matches) bool {
 		apply := func(i0, i1, from, to, d int) {
 			l := to - from
 			for i := i0; i < i1; i++ {
+				copy(seg, lines[i*n+from:i*n+to])
 				for k := from; k < to; k++ {
-					seg[k-from] = at(i, k)
-				}
-				for k := from; k < to; k++ {
-					cells[idx(i, k)] = seg[(k-from-d+l)%l]
+					x := seg[(k-from-d+l)%l]
+					lines[i*n+k] = x
+					cells[idx(i, k)] = x
 				}
 			}
 			for b := max(i0, 1); b <= min(i1, n-1); b++ {
-				diag.build(b, cells, idx, cross, m)
+				diag.build(b, lines, cross, m)
 			}
 		}
 		for i0 := range n {
@@ -146,19 +155,20 @@ func newLineDiagonals(n int) *lineDiagonals {
 	return d
 }
 
-func (d *lineDiagonals) build(b int, cells []int, idx func(line, k int) int, cross []float32, m int) {
+func (d *lineDiagonals) build(b int, lines []int, cross []float32, m int) {
 	n := d.n
 	lo, up := d.lo[b], d.up[b]
+	upper, lower := lines[(b-1)*n:b*n], lines[b*n:(b+1)*n]
 	for delta := -(n - 1); delta < n; delta++ {
 		off := (delta + n - 1) * (n + 1)
+		sl, su := 0.0, 0.0
+		lo[off], up[off] = 0, 0
 		for k := range n {
-			var vl, vu float64
 			if j := k - delta; j >= 0 && j < n {
-				vl = float64(cross[cells[idx(b-1, k)]*m+cells[idx(b, j)]])
-				vu = float64(cross[cells[idx(b-1, j)]*m+cells[idx(b, k)]])
+				sl += float64(cross[upper[k]*m+lower[j]])
+				su += float64(cross[upper[j]*m+lower[k]])
 			}
-			lo[off+k+1] = lo[off+k] + vl
-			up[off+k+1] = up[off+k] + vu
+			lo[off+k+1], up[off+k+1] = sl, su
 		}
 	}
 }
