@@ -51,7 +51,9 @@ type assembly struct {
 	// to every piece below (right) is x's: for what comes after, a frontier
 	// of x is one of it.
 	downClass, rightClass []int
-	best                  *matches // bestMatches, once computed
+	best                  *matches    // bestMatches, once computed
+	seams                 []mergeSeam // mergeSeams, once computed
+	seamFl                *seamFloor
 	zUsed                 []uint64 // Zobrist keys of the used set, per piece
 	zFront                []uint64 // [col*m + class]: keys of the frontier
 	zRight                []uint64 // [class]: key of the newest piece's right side
@@ -520,8 +522,10 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		// every candidate is repaired, it won nothing on the survey.
 		//
 		// The candidates are built, and repaired, on both cores at once
-		// (they share only the best matches, computed first).
+		// (they share only the best matches and the merge seams, computed
+		// first).
 		base.bestMatches()
+		base.mergeSeams()
 		build := []func() []int{base.grow, base.mergeClusters}
 		if n > reframeAllMax {
 			build = append(build, base.mergeLoops)
@@ -570,6 +574,7 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 	if !shaped && best != nil {
 		if n > reframeAllMax {
 			best = base.reframe(best) // on the cheapest only
+			best = base.rejoin(best)
 		}
 		base.cutBySureness(best, base.seamFloors())
 	}

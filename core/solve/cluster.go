@@ -31,8 +31,16 @@ type mergeSeam struct {
 	dir   uint8
 }
 
-// mergeSeams lists the candidate seams, surest first.
+// mergeSeams lists the candidate seams, surest first (computed once per
+// assembly; the caller must not change them).
 func (a *assembly) mergeSeams() ([]mergeSeam, *seamFloor) {
+	if a.seams == nil {
+		a.seams, a.seamFl = a.listMergeSeams()
+	}
+	return a.seams, a.seamFl
+}
+
+func (a *assembly) listMergeSeams() ([]mergeSeam, *seamFloor) {
 	m := a.m
 	var out []mergeSeam
 	fl := a.seamFloors()

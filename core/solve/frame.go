@@ -138,6 +138,15 @@ func (a *assembly) orderLines(cells []int, byRow bool) bool {
 // block is a best-buddy seam, no shift is cheaper, and the search stays
 // small on a nearly right arrangement.
 func (a *assembly) rotateBlocks(cells []int, best *matches) bool {
+	if a.n > reframeAllMax {
+		return a.rotateBlocksLarge(cells, best)
+	}
+	return a.rotateBlocksBySets(cells, best)
+}
+
+// rotateBlocksBySets is rotateBlocks pricing each shift by every seam of
+// its block (up to reframeAllMax; rotateBlocksLarge makes the same moves).
+func (a *assembly) rotateBlocksBySets(cells []int, best *matches) bool {
 	n := a.n
 	doubt := a.doubtful(cells, best)
 	positive := nonNegative(a.right) && nonNegative(a.down)
