@@ -93,14 +93,14 @@ func SolveContent(in ContentInput) (*ContentResult, error) {
 // run on both cores at once. The look-alike links are MGC's.
 func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool) (cells, twins []int) {
 	if shaped || n <= reframeAllMax || n > relativeMax {
-		return arrange(n, sides, cm, shaped, beamWidth(n))
+		return arrange(n, sides, cm, shaped, beamWidth(n, shaped))
 	}
 	var alt []int
 	parallelFor(2, func(i int) error {
 		if i == 0 {
-			cells, twins = arrange(n, sides, cm, shaped, beamWidth(n))
+			cells, twins = arrange(n, sides, cm, shaped, beamWidth(n, shaped))
 		} else {
-			alt, _ = arrange(n, sides, cm.relative(), shaped, beamWidth(n))
+			alt, _ = arrange(n, sides, cm.relative(), shaped, beamWidth(n, shaped))
 		}
 		return nil
 	})
@@ -116,8 +116,16 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool) 
 const relativeMax = 32
 
 // beamWidth is the beam's width for an n×n grid: wider on small grids, where
-// a step is cheap.
-func beamWidth(n int) int { return max(128, 8192/n) }
+// a step is cheap. On a rectangular sheet no shape prunes the fillings,
+// and up to rectBeamMax (where its beams run) the beam is 4096 wide (1024
+// at 8×8 before): on 8×8 night-city it then keeps the order of the still-water band
+// of reflections it scrambled (PA 0.70 → 1), for 0.4 s more.
+func beamWidth(n int, shaped bool) int {
+	if !shaped && n <= rectBeamMax {
+		return 4096
+	}
+	return max(128, 8192/n)
+}
 
 // SolveContentDir solves the instance in dir from one of its sheets
 // (render.FileShape or render.FileRect) and the public fields of its

@@ -53,7 +53,7 @@ func diagnoseShape(t *testing.T, gen *render.Generated) string {
 	}
 	out := strconv.Itoa(n) + "×" + strconv.Itoa(n) + " truth " + cost(truth)
 	for i, asm := range []*assembly{base, base.mirrored(true), base.mirrored(false)} {
-		cells, partial := asm.beam(beamWidth(n))
+		cells, partial := asm.beam(beamWidth(n, true))
 		out += " | beam" + strconv.Itoa(i)
 		if cells == nil {
 			out += " died"
