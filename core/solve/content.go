@@ -116,10 +116,10 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool) 
 const relativeMax = 32
 
 // beamWidth is the beam's width for an n×n grid: wider on small grids, where
-// a step is cheap. On a rectangular sheet no shape prunes the fillings,
-// and up to rectBeamMax (where its beams run) the beam is 4096 wide (1024
-// at 8×8 before): on 8×8 night-city it then keeps the order of the still-water band
-// of reflections it scrambled (PA 0.70 → 1), for 0.4 s more.
+// a step is cheap. On a rectangular sheet no shape prunes the fillings, and
+// up to rectBeamMax, where its beams run, they keep 4096 states (1024 at
+// 8×8 before): on 8×8 night-city the beam then keeps the still-water band
+// of reflections in order (PA 0.70 → 1), for about 0.4 s more.
 func beamWidth(n int, shaped bool) int {
 	if !shaped && n <= rectBeamMax {
 		return 4096

@@ -437,22 +437,19 @@ func (g *grower) finish() []int {
 // whole and grown again from where the surer part ends.
 func (a *assembly) growFramed() []int {
 	cells := a.growFramedFrom(nil)
-	// A second start: corners in a featureless sky are a poor one. Above
-	// 32×32 it is the largest segment that merging the surest seams builds
+	// A second start: corners in a featureless sky are a poor one. It is
+	// the largest segment that merging the surest seams builds
 	// (segments.go), placed where its flat sides put it: cheaper than the
 	// greedy from the surest piece on a free canvas, its frame set by the
 	// flat sides as they are placed, and on the 64×64 photographs cheaper
-	// in cost too (Garden, Aqua; on Dune the corners win either way).
-	var other []int
-	if a.n > shapeBeamMax {
-		other = a.growFramedFrom(a.mergeSegments().largestFramed())
-	} else {
-		// And the largest framed segment, as above: on 32×32 moonlit-bay,
-		// whose corners are flat sky and still water, it is the cheaper
-		// start (PA 0.68 → 0.73).
-		other = a.growFramedFrom(a.grow())
-		if seg := a.growFramedFrom(a.mergeSegments().largestFramed()); penalisedCost(a.n, a.right, a.down, seg) < penalisedCost(a.n, a.right, a.down, other) {
-			other = seg
+	// in cost too (Garden, Aqua; on Dune the corners win either way). Up to
+	// 32×32 the greedy from the surest piece is tried as well, and kept
+	// unless the segment's start costs less (on 32×32 moonlit-bay, whose
+	// corners are flat sky and still water, it does: PA 0.68 → 0.73).
+	other := a.growFramedFrom(a.mergeSegments().largestFramed())
+	if a.n <= shapeBeamMax {
+		if free := a.growFramedFrom(a.grow()); penalisedCost(a.n, a.right, a.down, free) <= penalisedCost(a.n, a.right, a.down, other) {
+			other = free
 		}
 	}
 	if a.n > shapeBeamMax {
