@@ -73,8 +73,7 @@ type labelStyle struct {
 	digitH     int // height of a digit, px
 	padX, padY int
 	gap        int             // between digits
-	pills      map[int][]uint8 // pill coverage (0–16) by label length
-	pillAlpha  map[int][]uint8 // the same as opacity (0–labelFillAlpha)
+	pillAlpha  map[int][]uint8 // the pill's opacity (0–labelFillAlpha) by label length
 }
 
 // newLabelStyle picks the digit height: 30 % of the shorter cell side
@@ -85,7 +84,7 @@ func newLabelStyle(pieceW, pieceH, maxID int) labelStyle {
 	m := min(pieceW, pieceH)
 	h := min(40, max(7, (3*m+5)/10))
 	for {
-		s := labelStyle{digitH: h, padX: max(2, (h+2)/3), padY: max(1, (h+3)/5), gap: max(1, h/12), pills: map[int][]uint8{}, pillAlpha: map[int][]uint8{}}
+		s := labelStyle{digitH: h, padX: max(2, (h+2)/3), padY: max(1, (h+3)/5), gap: max(1, h/12), pillAlpha: map[int][]uint8{}}
 		if h <= 6 || s.size(digits).X <= (85*pieceW)/100 {
 			return s
 		}
@@ -101,6 +100,32 @@ func LabelBounds(pieceW, pieceH, n, id int) image.Rectangle {
 	size := s.size(len(strconv.Itoa(id)))
 	x0, y0 := pieceW/2-size.X/2, pieceH/2-size.Y/2
 	return image.Rect(x0, y0, x0+size.X, y0+size.Y)
+}
+
+// LabelPainter draws piece labels exactly as Sheet does, for a sheet of
+// n×n pieces of pieceW×pieceH px. A solver uses it to tell what lies under a
+// label: on small pieces a label reaches past the piece's edge, over the
+// background and into the neighbouring slots. It is safe for concurrent use.
+type LabelPainter struct {
+	style          labelStyle
+	pieceW, pieceH int
+}
+
+// NewLabelPainter prepares the labels of a sheet.
+func NewLabelPainter(pieceW, pieceH, n int) *LabelPainter {
+	maxID := n*n - 1
+	lp := &LabelPainter{style: newLabelStyle(pieceW, pieceH, maxID), pieceW: pieceW, pieceH: pieceH}
+	// Every pill is made now, so Draw only reads the style.
+	for k := 1; k <= len(strconv.Itoa(maxID)); k++ {
+		lp.style.pill(k)
+	}
+	return lp
+}
+
+// Draw paints piece id's label on dst, centred on the cell whose top-left
+// corner is cell.
+func (lp *LabelPainter) Draw(dst *image.RGBA, id int, cell image.Point) {
+	drawLabel(dst, lp.style, cell.X+lp.pieceW/2, cell.Y+lp.pieceH/2, strconv.Itoa(id))
 }
 
 // size is the pill's size for a label of n digits.
@@ -120,19 +145,7 @@ const labelFillAlpha = 224
 // drawLabel draws text centred at (cx, cy) on dst.
 func drawLabel(dst *image.RGBA, s labelStyle, cx, cy int, text string) {
 	size := s.size(len(text))
-	pill, ok := s.pills[len(text)]
-	if !ok {
-		pill = pillCoverage(size.X, size.Y)
-		s.pills[len(text)] = pill
-	}
-	alpha, ok := s.pillAlpha[len(text)]
-	if !ok {
-		alpha = make([]uint8, len(pill))
-		for i, c := range pill {
-			alpha[i] = uint8((labelFillAlpha*int(c) + 8) / 16)
-		}
-		s.pillAlpha[len(text)] = alpha
-	}
+	alpha := s.pill(len(text))
 	x0, y0 := cx-size.X/2, cy-size.Y/2
 	for y := range size.Y {
 		blendRow(dst, x0, y0+y, labelFill, alpha[y*size.X:(y+1)*size.X])
@@ -147,6 +160,21 @@ func drawLabel(dst *image.RGBA, s labelStyle, cx, cy int, text string) {
 		}
 		x += d.w + s.gap
 	}
+}
+
+// pill is the opacity of the pill of a label of k digits (made once).
+func (s labelStyle) pill(k int) []uint8 {
+	if alpha, ok := s.pillAlpha[k]; ok {
+		return alpha
+	}
+	size := s.size(k)
+	pill := pillCoverage(size.X, size.Y)
+	alpha := make([]uint8, len(pill))
+	for i, c := range pill {
+		alpha[i] = uint8((labelFillAlpha*int(c) + 8) / 16)
+	}
+	s.pillAlpha[k] = alpha
+	return alpha
 }
 
 // blendRow is blend along row y from x0, pixel i with opacity alpha[i]/255,

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"image"
-	"strconv"
 
 	"github.com/jigbench/jigbench/core/puzzle"
 )
@@ -38,9 +37,9 @@ func Sheet(p *puzzle.Puzzle, solved *image.RGBA, shaped bool, o SheetOptions) *i
 	l := p.Layout
 	sheet := image.NewRGBA(image.Rect(0, 0, l.SheetWidth, l.SheetHeight))
 	fillRGB(sheet, SheetBackground)
-	var ls labelStyle
+	var labels *LabelPainter
 	if o.Labels {
-		ls = newLabelStyle(p.PieceW, p.PieceH, p.N*p.N-1)
+		labels = NewLabelPainter(p.PieceW, p.PieceH, p.N)
 	}
 	for id, c := range p.CellOf {
 		m := PieceMask(p, c, shaped)
@@ -48,7 +47,7 @@ func Sheet(p *puzzle.Puzzle, solved *image.RGBA, shaped bool, o SheetOptions) *i
 		off := image.Pt(cx-c.Col*p.PieceW, cy-c.Row*p.PieceH) // solved → sheet
 		drawPiece(sheet, solved, m, off, o.Outline)
 		if o.Labels {
-			drawLabel(sheet, ls, cx+p.PieceW/2, cy+p.PieceH/2, strconv.Itoa(id))
+			labels.Draw(sheet, id, image.Pt(cx, cy))
 		}
 	}
 	return sheet

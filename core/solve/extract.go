@@ -53,6 +53,7 @@ type geometry struct {
 	sheetW, shtH int
 	originX      int // the first slot's top-left corner on the sheet
 	originY      int
+	labels       *render.LabelPainter
 }
 
 func newGeometry(pub *puzzle.PublicInstance) geometry {
@@ -62,6 +63,7 @@ func newGeometry(pub *puzzle.PublicInstance) geometry {
 		sw: l.SlotWidth, sh: l.SlotHeight, offX: l.CellOffsetX, offY: l.CellOffsetY,
 		reachX: l.CellOffsetX - l.OriginX, reachY: l.CellOffsetY - l.OriginY,
 		sheetW: l.SheetWidth, shtH: l.SheetHeight, originX: l.OriginX, originY: l.OriginY,
+		labels: render.NewLabelPainter(pub.Piece.Width, pub.Piece.Height, pub.Grid),
 	}
 }
 
@@ -120,12 +122,24 @@ func cutOne(g *geometry, sheet *image.RGBA, id int) (*cutPiece, error) {
 		i := sheet.PixOffset(ox+sx, oy+sy)
 		return sheet.Pix[i : i+3 : i+3]
 	}
+	// Under a label the flood compares each pixel with the labels drawn over
+	// the background (labelSeen).
+	seen := newLabelSeen(g, id)
 	// Flood the background from the slot's border.
 	flooded := make([]bool, sw*sh)
 	stack := make([]int32, 0, 2*(sw+sh))
 	push := func(sx, sy int) {
 		i := sy*sw + sx
-		if !flooded[i] && floodable(pix(sx, sy)) {
+		if flooded[i] {
+			return
+		}
+		var ok bool
+		if k, under := seen.under(sx, sy); under {
+			ok = seen.background(k, pix(sx, sy))
+		} else {
+			ok = floodable(pix(sx, sy))
+		}
+		if ok {
 			flooded[i] = true
 			stack = append(stack, int32(i))
 		}
@@ -155,6 +169,12 @@ func cutOne(g *geometry, sheet *image.RGBA, id int) (*cutPiece, error) {
 			push(sx, sy+1)
 		}
 	}
+	if seen.drawn {
+		seen.settle(flooded, sw, func(sx, sy int) bool {
+			k, under := seen.under(sx, sy)
+			return under && seen.hidden(k, pix(sx, sy))
+		})
+	}
 	// The piece is what the flood did not reach; its boundary is its ring.
 	for sy := 0; sy < sh; sy++ {
 		for sx := 0; sx < sw; sx++ {
@@ -175,11 +195,13 @@ func cutOne(g *geometry, sheet *image.RGBA, id int) (*cutPiece, error) {
 		}
 	}
 	refineRing(p, sw, sh)
-	// The label hides the picture under it.
-	lb := render.LabelBounds(g.w, g.h, n, id)
-	for y := lb.Min.Y; y < lb.Max.Y; y++ {
-		for x := lb.Min.X; x < lb.Max.X; x++ {
-			if i := g.at(x, y); i >= 0 && p.kind[i] != pxOutside {
+	// A label hides the picture under it: the piece's own over the whole
+	// of its bounds, a neighbour's where it spills into the slot.
+	lb := render.LabelBounds(g.w, g.h, n, id).Add(image.Pt(g.offX, g.offY))
+	for sy := range sh {
+		for sx := range sw {
+			q := image.Point{sx, sy}
+			if i := sy*sw + sx; p.kind[i] != pxOutside && (q.In(lb) || seen.drawn && seen.covers(q)) {
 				p.kind[i] = pxLabel
 			}
 		}
@@ -300,5 +322,166 @@ func refineRing(p *cutPiece, sw, sh int) {
 			lo, hi = max(lo, 0), min(hi, 255)
 			p.rgb[3*i+c] = min(max(out[3*n+c], lo), hi)
 		}
+	}
+}
+
+// labelSeen tells, under the labels drawn over a slot, the background from
+// the piece. A label is a translucent pill (the picture shows through at
+// about 12 %) with opaque digits; on small pieces it reaches past the
+// piece's edge, over the background and into the neighbouring slots in its
+// row. The labels are drawn again (render.LabelPainter, exactly as the sheet
+// was) over the background and over the outline's outer ring: a pixel is
+// background where the sheet shows what they show. The piece's own outline,
+// darkened under a pill, stays a wall the flood cannot cross. Where a digit
+// hides everything the pixel is hidden, and settle gives it the side its
+// neighbours are on.
+type labelSeen struct {
+	g     *geometry
+	rect  image.Rectangle // the labels' bounds, slot coordinates
+	ids   []int           // the labels, in the order they were drawn
+	cells []image.Point   // … and their cells' corners, slot coordinates
+	// Drawn when the flood first reaches rect (on large pieces it never
+	// does: their labels lie inside them).
+	drawn    bool
+	covered  []bool      // a label is drawn on the pixel
+	opaque   []bool      // … and nothing under it shows through
+	overBg   *image.RGBA // the labels over the sheet's background
+	overRing *image.RGBA // … over the outline's outer ring
+}
+
+// newLabelSeen draws the labels that reach slot id: its own and those of the
+// slots left and right of it (drawn before and after it, in ID order).
+func newLabelSeen(g *geometry, id int) *labelSeen {
+	slot := image.Rect(0, 0, g.sw, g.sh)
+	cell := image.Pt(g.offX, g.offY)
+	ls := &labelSeen{g: g}
+	for _, k := range []int{id - 1, id, id + 1} {
+		if k < 0 || k >= g.n*g.n || k/g.n != id/g.n {
+			continue
+		}
+		c := cell.Add(image.Pt((k-id)*g.sw, 0))
+		if r := render.LabelBounds(g.w, g.h, g.n, k).Add(c).Intersect(slot); !r.Empty() {
+			ls.ids, ls.cells, ls.rect = append(ls.ids, k), append(ls.cells, c), ls.rect.Union(r)
+		}
+	}
+	return ls
+}
+
+func (ls *labelSeen) draw() {
+	over := func(v uint8) *image.RGBA {
+		img := image.NewRGBA(ls.rect)
+		for i := 0; i < len(img.Pix); i += 4 {
+			img.Pix[i], img.Pix[i+1], img.Pix[i+2], img.Pix[i+3] = v, v, v, 0xff
+		}
+		for i, k := range ls.ids {
+			ls.g.labels.Draw(img, k, ls.cells[i])
+		}
+		return img
+	}
+	ls.overBg, ls.overRing = over(sheetBackground), over(outerRing)
+	black, white := over(0), over(255)
+	ls.covered = make([]bool, ls.rect.Dx()*ls.rect.Dy())
+	ls.opaque = make([]bool, len(ls.covered))
+	for i := range ls.covered {
+		b, w := black.Pix[4*i:4*i+3], white.Pix[4*i:4*i+3]
+		ls.covered[i] = b[0]|b[1]|b[2] != 0 || w[0]&w[1]&w[2] != 0xff
+		// Black and white underneath drawn alike: nothing shows through.
+		ls.opaque[i] = b[0] == w[0] && b[1] == w[1] && b[2] == w[2]
+	}
+	ls.drawn = true
+}
+
+// under reports whether a label is drawn on slot pixel (sx, sy), and its
+// index in the label pixels.
+func (ls *labelSeen) under(sx, sy int) (int, bool) {
+	if !(image.Point{sx, sy}).In(ls.rect) {
+		return 0, false
+	}
+	if !ls.drawn {
+		ls.draw()
+	}
+	i := (sy-ls.rect.Min.Y)*ls.rect.Dx() + sx - ls.rect.Min.X
+	return i, ls.covered[i]
+}
+
+// covers reports whether a label is drawn on slot pixel q.
+func (ls *labelSeen) covers(q image.Point) bool {
+	_, under := ls.under(q.X, q.Y)
+	return under
+}
+
+// background reports whether sheet pixel c, under a label (index i), shows
+// the labels drawn over the background or over the outer outline ring.
+func (ls *labelSeen) background(i int, c []uint8) bool {
+	if ls.opaque[i] {
+		return false
+	}
+	for _, img := range []*image.RGBA{ls.overBg, ls.overRing} {
+		if c[0] == img.Pix[4*i] && c[1] == img.Pix[4*i+1] && c[2] == img.Pix[4*i+2] {
+			return true
+		}
+	}
+	return false
+}
+
+// hidden reports whether the flood could not judge a pixel under a label: a
+// digit covers it, or it looks like background but the flood did not reach
+// it (the inside of a 0, or a piece pixel the pill makes look so).
+func (ls *labelSeen) hidden(i int, c []uint8) bool {
+	return ls.opaque[i] || ls.background(i, c)
+}
+
+// settle decides the unflooded hidden pixels under the label from their
+// 4-neighbours, layer by layer from those the flood judged: background when
+// more neighbours are background than piece.
+func (ls *labelSeen) settle(flooded []bool, sw int, hidden func(sx, sy int) bool) {
+	sh := len(flooded) / sw
+	var open []image.Point
+	for sy := max(ls.rect.Min.Y, 0); sy < min(ls.rect.Max.Y, sh); sy++ {
+		for sx := max(ls.rect.Min.X, 0); sx < min(ls.rect.Max.X, sw); sx++ {
+			if !flooded[sy*sw+sx] && hidden(sx, sy) {
+				open = append(open, image.Pt(sx, sy))
+			}
+		}
+	}
+	pending := make(map[image.Point]bool, len(open))
+	for _, q := range open {
+		pending[q] = true
+	}
+	for len(open) > 0 {
+		var next []image.Point
+		var decided []image.Point
+		var bg []bool
+		for _, q := range open {
+			back, piece := 0, 0
+			for _, d := range [4]image.Point{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+				r := q.Add(d)
+				if r.X < 0 || r.Y < 0 || r.X >= sw || r.Y >= sh {
+					back++ // the slot's border is background
+					continue
+				}
+				if pending[r] {
+					continue
+				}
+				if flooded[r.Y*sw+r.X] {
+					back++
+				} else {
+					piece++
+				}
+			}
+			if back+piece == 0 {
+				next = append(next, q)
+				continue
+			}
+			decided, bg = append(decided, q), append(bg, back > piece)
+		}
+		if len(decided) == 0 {
+			break // enclosed by hidden pixels only: left to the piece
+		}
+		for k, q := range decided {
+			delete(pending, q)
+			flooded[q.Y*sw+q.X] = bg[k]
+		}
+		open = next
 	}
 }

@@ -199,7 +199,7 @@ func surveyInstance(t *testing.T, name, variant string, n int) *render.Generated
 	switch {
 	case variant != "":
 		return hardInstance(t, name, variant, n)
-	case strings.HasSuffix(name, ".jpg"):
+	case strings.HasSuffix(name, ".jpg") || filepath.IsAbs(name):
 		gen, err := render.Generate(loadPhoto(t, name), n, 2, puzzle.DefaultOptions())
 		if err != nil {
 			t.Fatal(err)

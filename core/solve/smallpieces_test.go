@@ -1,0 +1,156 @@
+package solve
+
+import (
+	"image"
+	"image/color"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+
+	"github.com/jigbench/jigbench/core/puzzle"
+	"github.com/jigbench/jigbench/core/render"
+	"github.com/jigbench/jigbench/core/render/demo"
+)
+
+// smallPiecePictures are pictures of side px that make the labels of small
+// pieces hard to see past: the sheet's own grey (which the translucent pill
+// turns into the background's colour), white, a fine checkerboard, noise
+// around the sheet's grey, and a demo scene.
+func smallPiecePictures(t *testing.T, px int) map[string]*image.RGBA {
+	t.Helper()
+	pics := map[string]*image.RGBA{}
+	fill := func(name string, f func(x, y int) color.RGBA) {
+		img := image.NewRGBA(image.Rect(0, 0, px, px))
+		for y := range px {
+			for x := range px {
+				img.SetRGBA(x, y, f(x, y))
+			}
+		}
+		pics[name] = img
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	fill("sheet-grey", func(int, int) color.RGBA { return color.RGBA{sheetBackground, sheetBackground, sheetBackground, 255} })
+	fill("white", func(int, int) color.RGBA { return color.RGBA{255, 255, 255, 255} })
+	fill("checker", func(x, y int) color.RGBA {
+		v := uint8(255 * ((x + y) % 2))
+		return color.RGBA{v, v, v, 255}
+	})
+	fill("grey-noise", func(int, int) color.RGBA {
+		v := uint8(sheetBackground - 6 + rng.IntN(13))
+		return color.RGBA{v, v, v, 255}
+	})
+	scene, err := demo.Image("harbor-town")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prep, err := render.Prepare(render.SourceFromImage("harbor-town", scene), 2*px, 1) // shorter side ≥ px
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prep.Image.Rect.Dx() < px || prep.Image.Rect.Dy() < px {
+		return pics // the scene is smaller than px: it is never enlarged
+	}
+	sq := image.NewRGBA(image.Rect(0, 0, px, px))
+	for y := range px {
+		copy(sq.Pix[y*sq.Stride:y*sq.Stride+4*px], prep.Image.Pix[y*prep.Image.Stride:])
+	}
+	pics["harbor-town"] = sq
+	return pics
+}
+
+// TestSmallPiecesSidesAndSilhouettes: on pieces of 12 to 24 px, whose
+// labels reach past the piece's edge over its outline and the background,
+// every side signature is read right on both sheets, for both tab styles,
+// and every silhouette pixel that no digit covers is read right — however
+// much the picture looks like the sheet's background.
+func TestSmallPiecesSidesAndSilhouettes(t *testing.T) {
+	type config struct {
+		n, cell int
+		style   string
+		ratio   float64
+	}
+	configs := []config{
+		{32, 12, puzzle.StyleSemicircle, 0.2}, {32, 16, puzzle.StyleSemicircle, 0.2},
+		{32, 14, puzzle.StyleClassic, 0.25}, {32, 20, puzzle.StyleSemicircle, 0.33},
+		{64, 12, puzzle.StyleSemicircle, 0.2}, {64, 16, puzzle.StyleClassic, 0.2},
+		{64, 16, puzzle.StyleSemicircle, 0.05}, {64, 24, puzzle.StyleSemicircle, 0.2},
+	}
+	if raceEnabled || testing.Short() {
+		configs = []config{{32, 12, puzzle.StyleSemicircle, 0.2}, {32, 14, puzzle.StyleClassic, 0.25}}
+	}
+	for _, cf := range configs {
+		px := cf.n * cf.cell
+		for name, pic := range smallPiecePictures(t, px) {
+			opt := puzzle.Options{Size: px, TabStyle: cf.style, TabRatio: cf.ratio}
+			gen, err := render.Generate(render.SourceFromImage(name, pic), cf.n, 7, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			what := name + " " + strconv.Itoa(cf.n) + "×" + strconv.Itoa(cf.n) + " of " + strconv.Itoa(cf.cell) + " px, " + cf.style + " " + strconv.FormatFloat(cf.ratio, 'g', -1, 64)
+			g := newGeometry(gen.Instance.Public())
+			for _, shaped := range []bool{true, false} {
+				sheet := gen.Rect
+				if shaped {
+					sheet = gen.Shape
+				}
+				pcs, err := cutPieces(&g, sheet)
+				if err != nil {
+					t.Fatalf("%s, shaped %v: %v", what, shaped, err)
+				}
+				wrongPixels := 0
+				for id, pc := range pcs {
+					want := puzzle.Sides{}
+					if shaped {
+						want = gen.Instance.Pieces[id].Sides.Array()
+					}
+					if pc.sides != want {
+						t.Fatalf("%s, shaped %v: piece %d reads as %s, instance.json has %s", what, shaped, id, sidesString(pc.sides), sidesString(want))
+					}
+					wrongPixels += silhouetteErrors(&g, gen, pc, shaped)
+				}
+				if wrongPixels > 0 {
+					t.Errorf("%s, shaped %v: %d silhouette pixels read wrong", what, shaped, wrongPixels)
+				}
+			}
+		}
+	}
+}
+
+// silhouetteErrors counts the slot pixels of pc whose reading (piece or
+// not) differs from the piece's mask, leaving out those a digit of the
+// label hides completely.
+func silhouetteErrors(g *geometry, gen *render.Generated, pc *cutPiece, shaped bool) int {
+	p := gen.Puzzle
+	cell := p.CellOf[pc.id]
+	m := render.PieceMask(p, cell, shaped)
+	x0, y0, _, _ := p.CellRect(cell)
+	// The labels over black and over white, in slot coordinates: where they
+	// are drawn alike, nothing shows through.
+	over := func(v uint8) *image.RGBA {
+		img := image.NewRGBA(image.Rect(0, 0, g.sw, g.sh))
+		for i := range img.Pix {
+			img.Pix[i] = v
+		}
+		for k := max(pc.id-1, 0); k <= min(pc.id+1, g.n*g.n-1); k++ {
+			if k/g.n == pc.id/g.n {
+				g.labels.Draw(img, k, image.Pt(g.offX+(k-pc.id)*g.sw, g.offY))
+			}
+		}
+		return img
+	}
+	black, white := over(0), over(255)
+	wrong := 0
+	for sy := range g.sh {
+		for sx := range g.sw {
+			x, y := sx-g.offX, sy-g.offY
+			if b, w := black.RGBAAt(sx, sy), white.RGBAAt(sx, sy); b.R == w.R && b.G == w.G && b.B == w.B {
+				continue
+			}
+			in := image.Pt(x0+x, y0+y).In(m.Rect) && m.AlphaAt(x0+x, y0+y).A != 0
+			if in != (pc.kind[sy*g.sw+sx] != pxOutside) {
+				wrong++
+			}
+		}
+	}
+	return wrong
+}
