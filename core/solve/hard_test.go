@@ -3,6 +3,7 @@ package solve
 import (
 	"image"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/jigbench/jigbench/core/puzzle"
@@ -72,7 +73,7 @@ func hardInstance(t testing.TB, photo, variant string, n int) *render.Generated 
 	img := image.NewRGBA(prep.Image.Rect)
 	copy(img.Pix, prep.Image.Pix)
 	hardVariants[variant](img)
-	gen, err := render.Generate(render.SourceFromImage(photo+"-"+variant, img), n, 2, opt)
+	gen, err := render.Generate(render.SourceFromImage(filepath.Base(photo)+"-"+variant, img), n, 2, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,7 +30,10 @@ func TestSurvey(t *testing.T) {
 	if f := os.Getenv("JIGBENCH_SURVEY_FILES"); f != "" {
 		files = nil
 		for _, name := range strings.Split(f, ",") {
-			files = append(files, filepath.Join(photoDir, name))
+			if !filepath.IsAbs(name) {
+				name = filepath.Join(photoDir, name)
+			}
+			files = append(files, name)
 		}
 	}
 	var scenes []string
@@ -65,10 +68,10 @@ func TestSurvey(t *testing.T) {
 		}
 		for _, f := range files {
 			name := filepath.Base(f)
-			src := loadPhoto(t, name)
+			src := loadPhoto(t, f)
 			survey(name, func(n int) *render.Generated {
 				if variant != "" {
-					return hardInstance(t, name, variant, n)
+					return hardInstance(t, f, variant, n)
 				}
 				gen, err := render.Generate(src, n, 2, opt)
 				if err != nil {
