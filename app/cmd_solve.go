@@ -33,7 +33,9 @@ const solveUsage = `usage: jigbench solve DIR [--mode shape|content] [--sheet sh
       continue each other, under the shape constraints. Pieces it cannot
       tell apart (the same sides and the same seams with every other piece:
       a flat sky, still water) are a tie: the summary says how many, since
-      any order of them over their cells is as good an answer.
+      any order of them over their cells is as good an answer. Where the
+      sides cannot be read (classic tabs a pixel across), it places the
+      pieces by content alone and the summary says why.
     --sheet: which sheet content mode reads (default shape; rect has no
       shapes, only content).
     --count: instead of an answer, print {"id":…,"consistent_arrangements":
@@ -122,9 +124,12 @@ func runSolve(e *env, args []string) error {
 			return err
 		}
 		n, id, pred = pub.Grid, pub.ID, res.Pred
-		if res.Shaped {
+		switch {
+		case res.Shaped:
 			summary = "content and shape (sides read from the silhouettes)"
-		} else {
+		case res.Unread != nil:
+			summary = fmt.Sprintf("content only (the tabs could not be read from the sheet: %v)", res.Unread)
+		default:
 			summary = "content only (no tabs on this sheet)"
 		}
 		summary += fmt.Sprintf(", seam cost %.4g", res.Cost)

@@ -36,6 +36,9 @@ type ContentResult struct {
 	// Ties are the classes of pieces the solver cannot tell apart, each in
 	// ID order (tieClasses): which of a class goes where is a tie.
 	Ties [][]int
+	// Unread, when not nil, says why the pieces' sides could not be read
+	// from a sheet with tabs; it was then solved from content alone.
+	Unread error
 }
 
 // SolveContent solves a sheet from its pixels: it cuts every slot, reads
@@ -58,14 +61,23 @@ func SolveContent(in ContentInput) (*ContentResult, error) {
 	res := &ContentResult{Sides: make([]puzzle.Sides, len(pcs))}
 	for i, p := range pcs {
 		res.Sides[i] = p.sides
-		if p.sides != (puzzle.Sides{}) {
+		if p.sides != (puzzle.Sides{}) || p.unread != nil {
 			res.Shaped = true
 		}
-	}
-	if res.Shaped {
-		if err := checkClasses(g.n, res.Sides); err != nil {
-			return nil, fmt.Errorf("the side signatures read from the sheet are inconsistent (%v); is this a JigShape sheet of this instance?", err)
+		if p.unread != nil && res.Unread == nil {
+			res.Unread = p.unread
 		}
+	}
+	if res.Shaped && res.Unread == nil {
+		if err := checkClasses(g.n, res.Sides); err != nil {
+			res.Unread = fmt.Errorf("the side signatures read are inconsistent: %w", err)
+		}
+	}
+	if res.Unread != nil {
+		// Content alone still solves it: classic tabs a pixel across are
+		// all but invisible on the sheet (tab ratio × cell side < 1.5).
+		res.Shaped = false
+		clear(res.Sides)
 	}
 	ss := newSeamSet(&g, pcs)
 	cm := newCompatMatrix(ss, pcs, res.Shaped)

@@ -39,6 +39,9 @@ type cutPiece struct {
 	kind  []uint8   // per slot pixel: pxOutside, pxInner or pxRing
 	rgb   []float32 // per slot pixel, 3 values: the piece's colour (restored on the ring)
 	sides puzzle.Sides
+	// unread says why the sides could not be read (sides are then all
+	// flat): tabs too small to draw, or a sheet of another instance.
+	unread error
 }
 
 // geometry is the sheet layout in the terms the solver uses.
@@ -206,11 +209,10 @@ func cutOne(g *geometry, sheet *image.RGBA, id int) (*cutPiece, error) {
 			}
 		}
 	}
-	s, err := readSides(g, p)
-	if err != nil {
-		return nil, fmt.Errorf("piece %d: %w", id, err)
+	p.sides, p.unread = readSides(g, p)
+	if p.unread != nil {
+		p.sides, p.unread = puzzle.Sides{}, fmt.Errorf("piece %d: %w", id, p.unread)
 	}
-	p.sides = s
 	return p, nil
 }
 

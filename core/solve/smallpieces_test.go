@@ -74,6 +74,7 @@ func TestSmallPiecesSidesAndSilhouettes(t *testing.T) {
 		{32, 14, puzzle.StyleClassic, 0.25}, {32, 20, puzzle.StyleSemicircle, 0.33},
 		{64, 12, puzzle.StyleSemicircle, 0.2}, {64, 16, puzzle.StyleClassic, 0.2},
 		{64, 16, puzzle.StyleSemicircle, 0.05}, {64, 24, puzzle.StyleSemicircle, 0.2},
+		{64, 12, puzzle.StyleSemicircle, 0.05},
 	}
 	if raceEnabled || testing.Short() {
 		configs = []config{{32, 12, puzzle.StyleSemicircle, 0.2}, {32, 14, puzzle.StyleClassic, 0.25}}
@@ -153,4 +154,41 @@ func silhouetteErrors(g *geometry, gen *render.Generated, pc *cutPiece, shaped b
 		}
 	}
 	return wrong
+}
+
+// TestInvisibleTabsSolvedFromContent: classic tabs a pixel across (tab
+// ratio 0.1 on 12-px pieces) barely show on the shape sheet, so their sides
+// cannot be read; the sheet is then solved from content alone, saying why,
+// rather than refused.
+func TestInvisibleTabsSolvedFromContent(t *testing.T) {
+	scene := smallPiecePictures(t, 96)["harbor-town"]
+	opt := puzzle.Options{Size: 96, TabStyle: puzzle.StyleClassic, TabRatio: 0.1}
+	gen, err := render.Generate(render.SourceFromImage("harbor-town", scene), 8, 3, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newGeometry(gen.Instance.Public())
+	pcs, err := cutPieces(&g, gen.Shape)
+	if err != nil {
+		t.Fatal(err)
+	}
+	misread := 0
+	for id, pc := range pcs {
+		if pc.sides != gen.Instance.Pieces[id].Sides.Array() {
+			misread++
+		}
+	}
+	if misread == 0 {
+		t.Fatal("every side was read: the case no longer tests unreadable tabs")
+	}
+	res, correct, _ := solveSheet(t, gen, false)
+	if res.Shaped || res.Unread == nil {
+		t.Fatalf("shaped %v, unread %v: want a content-only solve that says why", res.Shaped, res.Unread)
+	}
+	for id, s := range res.Sides {
+		if s != (puzzle.Sides{}) {
+			t.Fatalf("piece %d keeps sides %s read from an unreadable sheet", id, sidesString(s))
+		}
+	}
+	t.Logf("%d of %d pieces' sides misread; solved from content: %d of 64 in place (%v)", misread, len(pcs), correct, res.Unread)
 }
