@@ -21,6 +21,7 @@ type seam struct {
 	pa, pa1, pa2 []int32 // A's slot indices (−1: not in the slot)
 	qb, qb1, qb2 []int32 // B's slot indices
 	dir          []uint8 // each sample's normal: right, left, down, up
+	soft         []bool  // a missing pixel is skipped, not charged (nil: none is)
 	id           int     // index in seamSet.all
 	dirOf        int     // dirRight or dirDown
 	ownerB       bool    // the tab is B's
@@ -89,15 +90,40 @@ func seamOf(g *geometry, vertical bool, a, b *cutPiece) *seam {
 	if vertical {
 		sideA, sideB = puzzle.Bottom, puzzle.Top
 	}
+	// A classic tab's neck and shoulders dip below the edge line too: there
+	// the owner's silhouette says which pixels are the other piece's. Where
+	// the tabs and blanks of the perpendicular sides (in the middle ±2.6k of
+	// those sides, up to 3.4k deep) may reach into the seam's band, near the
+	// ends of the edge, the cut is all but straight and only what lies
+	// beyond the line counts.
+	across, length, reach := g.w, g.h, g.reachX // across the seam, along it
+	if vertical {
+		across, length, reach = g.h, g.w, g.reachY
+	}
+	ends := 0
+	if float64(across)/2+2.6*g.knob+1 >= float64(across-reach-2) {
+		ends = int(math.Ceil(3.4*g.knob)) + 2
+	}
+	middle := func(x, y int) bool {
+		u := y
+		if vertical {
+			u = x
+		}
+		return g.knob > 0 && u >= ends && u < length-ends
+	}
+	has := func(p *cutPiece, x, y int) bool { i := g.at(x, y); return i >= 0 && p.kind[i] != pxOutside }
+	var s *seam
 	switch {
 	case a.sides[sideA] == puzzle.Tab:
-		return buildSeam(g, vertical, func(x, y int) bool {
-			i := g.at(x, y)
+		s = buildSeam(g, vertical, func(x, y int) bool {
 			beyond := x >= g.w
 			if vertical {
 				beyond = y >= g.h
 			}
-			return beyond && i >= 0 && a.kind[i] != pxOutside
+			if middle(x, y) {
+				return has(a, x, y) == beyond
+			}
+			return beyond && has(a, x, y)
 		})
 	case b.sides[sideB] == puzzle.Tab:
 		return buildSeam(g, vertical, func(x, y int) bool {
@@ -106,15 +132,34 @@ func seamOf(g *geometry, vertical bool, a, b *cutPiece) *seam {
 			if vertical {
 				bx, by = x, y-g.h
 			}
-			i := g.at(bx, by)
 			before := bx < 0
 			if vertical {
 				before = by < 0
 			}
-			return before && i >= 0 && b.kind[i] != pxOutside
+			if middle(x, y) {
+				return has(b, bx, by) == before
+			}
+			return before && has(b, bx, by)
 		})
+	default:
+		return buildSeam(g, vertical, func(int, int) bool { return false })
 	}
-	return buildSeam(g, vertical, func(int, int) bool { return false })
+	if g.knob > 0 {
+		// Near the ends of a classic edge the cuts of the perpendicular
+		// edges wander too (their shoulders, up to 0.4k): a pixel missing
+		// there says nothing of this seam, so it is skipped, not charged as
+		// a tab that does not fit its blank.
+		soft := max(ends, int(math.Ceil(0.5*g.knob))+1)
+		s.soft = make([]bool, len(s.pa))
+		for k, i := range s.pa {
+			u := int(i)/g.sw - g.offY
+			if vertical {
+				u = int(i)%g.sw - g.offX
+			}
+			s.soft[k] = u < soft || u >= length-soft
+		}
+	}
+	return s
 }
 
 // Directions of a pairwise compatibility: B to the right of A, or below it.
@@ -284,6 +329,9 @@ func sideOf(p *cutPiece, s *seam, asA bool) *seamSide {
 		switch {
 		case at[k] >= 0 && p.kind[at[k]] == pxLabel:
 			sd.v[3*k] = -1 // unknown: the sample is skipped
+			continue
+		case !ok(at[k]) && s.soft != nil && s.soft[k]:
+			sd.v[3*k] = -1
 			continue
 		case !ok(at[k]):
 			for c := range 3 {

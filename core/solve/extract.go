@@ -3,6 +3,7 @@ package solve
 import (
 	"fmt"
 	"image"
+	"math"
 
 	"github.com/jigbench/jigbench/core/puzzle"
 	"github.com/jigbench/jigbench/core/render"
@@ -57,6 +58,9 @@ type geometry struct {
 	originX      int // the first slot's top-left corner on the sheet
 	originY      int
 	labels       *render.LabelPainter
+	// knob is a classic tab's size unit, ½·ratio·(shorter cell side); 0
+	// for semicircle tabs (puzzle.newClassicLobe).
+	knob float64
 }
 
 func newGeometry(pub *puzzle.PublicInstance) geometry {
@@ -67,6 +71,7 @@ func newGeometry(pub *puzzle.PublicInstance) geometry {
 		reachX: l.CellOffsetX - l.OriginX, reachY: l.CellOffsetY - l.OriginY,
 		sheetW: l.SheetWidth, shtH: l.SheetHeight, originX: l.OriginX, originY: l.OriginY,
 		labels: render.NewLabelPainter(pub.Piece.Width, pub.Piece.Height, pub.Grid),
+		knob:   classicKnob(pub.Options, pub.Piece.Width, pub.Piece.Height),
 	}
 }
 
@@ -209,7 +214,11 @@ func cutOne(g *geometry, sheet *image.RGBA, id int) (*cutPiece, error) {
 			}
 		}
 	}
-	p.sides, p.unread = readSides(g, p)
+	if g.knob > 0 {
+		p.sides, p.unread = readClassicSides(g, p)
+	} else {
+		p.sides, p.unread = readSides(g, p)
+	}
 	if p.unread != nil {
 		p.sides, p.unread = puzzle.Sides{}, fmt.Errorf("piece %d: %w", id, p.unread)
 	}
@@ -258,6 +267,71 @@ func readSides(g *geometry, p *cutPiece) (puzzle.Sides, error) {
 		case isTab:
 			s[side] = puzzle.Tab
 		case isBlank:
+			s[side] = puzzle.Blank
+		default:
+			s[side] = puzzle.Flat
+		}
+	}
+	return s, nil
+}
+
+// classicKnob is the size unit k of a sheet's classic tabs, 0 for any other.
+func classicKnob(o puzzle.Options, w, h int) float64 {
+	if o.TabStyle != puzzle.StyleClassic {
+		return 0
+	}
+	return 0.5 * o.TabRatio * float64(min(w, h))
+}
+
+// readClassicSides classifies the sides of a piece with classic tabs
+// (puzzle.newClassicLobe, k = g.knob): a knob that reaches 1.8k–3.2k beyond
+// the edge line, on a neck and between shoulders whose jitter puts pixels up
+// to 0.7k on either side of it; and on small pieces the knob is a few pixels
+// that a fixed box at the midpoint misses. So each side looks at the depths
+// between 0.9k and 1.8k, which only a knob reaches, along the middle stretch
+// any knob can take (±1.9k: its neck, the position jitter and the skew), for
+// piece pixels outside the cell (a tab) or background inside it (a blank).
+// Knobs under about 0.85k deep leave no depth to look at: the sheet then
+// reads as inconsistent and is solved from content alone.
+func readClassicSides(g *geometry, p *cutPiece) (puzzle.Sides, error) {
+	var s puzzle.Sides
+	k := g.knob
+	spread := int(math.Ceil(1.9 * k))
+	// Pixel d (1 = next to the line) has its centre at depth d − ½.
+	first, last := int(math.Ceil(0.9*k+0.5)), int(math.Floor(1.8*k+0.5))
+	for side := range 4 {
+		length := g.w
+		if side == puzzle.Left || side == puzzle.Right {
+			length = g.h
+		}
+		var tab, blank int
+		for a := max(0, length/2-spread); a < min(length, length/2+spread+1); a++ {
+			for d := first; d <= last; d++ {
+				var ox, oy, ix, iy int // outside and inside pixel, cell coordinates
+				switch side {
+				case puzzle.Top:
+					ox, oy, ix, iy = a, -d, a, d-1
+				case puzzle.Bottom:
+					ox, oy, ix, iy = a, g.h-1+d, a, g.h-d
+				case puzzle.Left:
+					ox, oy, ix, iy = -d, a, d-1, a
+				case puzzle.Right:
+					ox, oy, ix, iy = g.w-1+d, a, g.w-d, a
+				}
+				if i := g.at(ox, oy); i >= 0 && p.kind[i] != pxOutside {
+					tab++
+				}
+				if i := g.at(ix, iy); i >= 0 && p.kind[i] == pxOutside {
+					blank++
+				}
+			}
+		}
+		switch {
+		case tab > 0 && blank > 0:
+			return s, fmt.Errorf("the %s side looks like both a tab and a blank", sideName(side))
+		case tab > 0:
+			s[side] = puzzle.Tab
+		case blank > 0:
 			s[side] = puzzle.Blank
 		default:
 			s[side] = puzzle.Flat

@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"fmt"
 	"image"
 	"image/color"
 	"math/rand/v2"
@@ -191,4 +192,63 @@ func TestInvisibleTabsSolvedFromContent(t *testing.T) {
 		}
 	}
 	t.Logf("%d of %d pieces' sides misread; solved from content: %d of 64 in place (%v)", misread, len(pcs), correct, res.Unread)
+}
+
+// TestClassicSides: classic tabs (a knob on a neck, jittered shoulders) are
+// read right on both sheets wherever the knob is at least 0.9k deep, from
+// pieces of 12 px to 60 px, square or not, at tab ratios 0.1 to 0.25.
+func TestClassicSides(t *testing.T) {
+	type config struct {
+		n, w, h int
+		ratio   float64
+	}
+	configs := []config{
+		{8, 12, 12, 0.16}, {8, 13, 21, 0.19}, {8, 20, 14, 0.25}, {8, 24, 24, 0.1},
+		{8, 28, 28, 0.159}, {6, 40, 40, 0.25}, {6, 60, 40, 0.2}, {6, 31, 30, 0.176},
+		{16, 17, 28, 0.239}, {16, 30, 19, 0.205}, {32, 14, 24, 0.245}, {32, 27, 17, 0.162},
+		{3, 18, 29, 0.139}, {32, 13, 14, 0.171}, {16, 12, 21, 0.192}, {5, 25, 23, 0.12},
+	}
+	if raceEnabled || testing.Short() {
+		configs = configs[:4]
+	}
+	for _, cf := range configs {
+		px := max(cf.n*cf.w, cf.n*cf.h)
+		pics := smallPiecePictures(t, px)
+		for _, name := range []string{"checker", "harbor-town"} {
+			pic, ok := pics[name]
+			if !ok {
+				continue
+			}
+			img := pic.SubImage(image.Rect(0, 0, cf.n*cf.w, cf.n*cf.h)).(*image.RGBA)
+			opt := puzzle.Options{Size: px, TabStyle: puzzle.StyleClassic, TabRatio: cf.ratio}
+			gen, err := render.Generate(render.SourceFromImage(name, img), cf.n, 5, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			what := fmt.Sprintf("%s %d×%d of %d×%d px, ratio %g", name, cf.n, cf.n, cf.w, cf.h, cf.ratio)
+			g := newGeometry(gen.Instance.Public())
+			if g.knob < 0.9 {
+				t.Fatalf("%s: k = %.2f, below what the case means to test", what, g.knob)
+			}
+			for _, shaped := range []bool{true, false} {
+				sheet := gen.Rect
+				if shaped {
+					sheet = gen.Shape
+				}
+				pcs, err := cutPieces(&g, sheet)
+				if err != nil {
+					t.Fatalf("%s: %v", what, err)
+				}
+				for id, pc := range pcs {
+					want := puzzle.Sides{}
+					if shaped {
+						want = gen.Instance.Pieces[id].Sides.Array()
+					}
+					if pc.sides != want || pc.unread != nil {
+						t.Fatalf("%s, shaped %v: piece %d reads as %s (%v), instance.json has %s", what, shaped, id, sidesString(pc.sides), pc.unread, sidesString(want))
+					}
+				}
+			}
+		}
+	}
 }

@@ -11,13 +11,16 @@ import (
 
 	"github.com/jigbench/jigbench/core/puzzle"
 	"github.com/jigbench/jigbench/core/render"
+	"github.com/jigbench/jigbench/core/render/demo"
 )
 
 // TestSurvey prints a PA table of the content solver over every
 // mate-backgrounds photograph (JIGBENCH_SURVEY=rect,shape; grids from
 // JIGBENCH_SURVEY_GRIDS, default 4,8,12,16,32; the sheet's longer side from
-// JIGBENCH_SURVEY_SIZE, default 1024), or over the demo scenes of
-// JIGBENCH_SURVEY_SCENES (seed 1) instead, marking instances with pieces no
+// JIGBENCH_SURVEY_SIZE, default 1024; tab style from JIGBENCH_SURVEY_STYLE),
+// or over the images of JIGBENCH_SURVEY_FILES (names there, or absolute
+// paths), or over the demo scenes of JIGBENCH_SURVEY_SCENES (seed 1)
+// instead, marking instances with pieces no
 // solver can tell apart as [twins k] (rectTwins, shapeTwins). It checks
 // nothing: it is the measurement behind the README's figures.
 func TestSurvey(t *testing.T) {
@@ -43,6 +46,9 @@ func TestSurvey(t *testing.T) {
 	opt := puzzle.DefaultOptions()
 	if v, err := strconv.Atoi(os.Getenv("JIGBENCH_SURVEY_SIZE")); err == nil {
 		opt.Size = v
+	}
+	if v := os.Getenv("JIGBENCH_SURVEY_STYLE"); v != "" { // semicircle (default) or classic
+		opt.TabStyle = v
 	}
 	variant := os.Getenv("JIGBENCH_SURVEY_VARIANT") // haze, dusk, water (hard_test.go)
 	for _, mode := range strings.Split(modes, ",") {
@@ -81,7 +87,17 @@ func TestSurvey(t *testing.T) {
 			})
 		}
 		for _, name := range scenes {
-			survey(name, func(n int) *render.Generated { return generateDemo(t, name, n, 1) })
+			survey(name, func(n int) *render.Generated {
+				img, err := demo.Image(name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				gen, err := render.Generate(render.SourceFromImage(name, img), n, 1, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return gen
+			})
 		}
 	}
 }
