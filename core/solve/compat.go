@@ -126,7 +126,7 @@ func seamOf(g *geometry, vertical bool, a, b *cutPiece) *seam {
 			return beyond && has(a, x, y)
 		})
 	case b.sides[sideB] == puzzle.Tab:
-		return buildSeam(g, vertical, func(x, y int) bool {
+		s = buildSeam(g, vertical, func(x, y int) bool {
 			// B's coordinates of the A-frame pixel.
 			bx, by := x-g.w, y
 			if vertical {
@@ -149,7 +149,8 @@ func seamOf(g *geometry, vertical bool, a, b *cutPiece) *seam {
 		// edges wander too (their shoulders, up to 0.4k): a pixel missing
 		// there says nothing of this seam, so it is skipped, not charged as
 		// a tab that does not fit its blank.
-		soft := max(ends, int(math.Ceil(0.5*g.knob))+1)
+		// Where the two rules meet, a sample may pair pixels cut by each.
+		soft := max(ends+1, int(math.Ceil(0.5*g.knob))+1)
 		s.soft = make([]bool, len(s.pa))
 		for k, i := range s.pa {
 			u := int(i)/g.sw - g.offY

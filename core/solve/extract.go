@@ -291,14 +291,18 @@ func classicKnob(o puzzle.Options, w, h int) float64 {
 // between 0.9k and 1.8k, which only a knob reaches, along the middle stretch
 // any knob can take (±1.9k: its neck, the position jitter and the skew), for
 // piece pixels outside the cell (a tab) or background inside it (a blank).
-// Knobs under about 0.85k deep leave no depth to look at: the sheet then
-// reads as inconsistent and is solved from content alone.
+// Knobs of k under about 0.85 px leave no depth to look at, and those
+// little over it may be misread: the sheet is then solved from content
+// alone.
 func readClassicSides(g *geometry, p *cutPiece) (puzzle.Sides, error) {
 	var s puzzle.Sides
 	k := g.knob
 	spread := int(math.Ceil(1.9 * k))
 	// Pixel d (1 = next to the line) has its centre at depth d − ½.
 	first, last := int(math.Ceil(0.9*k+0.5)), int(math.Floor(1.8*k+0.5))
+	if first > last {
+		return s, fmt.Errorf("classic tabs this small (knobs under %.1f px deep) cannot be read", 1.8*k)
+	}
 	for side := range 4 {
 		length := g.w
 		if side == puzzle.Left || side == puzzle.Right {
