@@ -170,13 +170,7 @@ func TestContentClassicTabs(t *testing.T) {
 			if !res.Shaped {
 				t.Fatalf("%s %d×%d: solved without its shapes (%v)", name, n, n, res.Unread)
 			}
-			pa := float64(correct) / float64(n*n)
-			switch {
-			case n == 32 && pa < 0.99:
-				t.Errorf("%s 32×32 classic: PA %.4f, want ≥ 0.99", name, pa)
-			case n < 32 && (correct != n*n || !picture):
-				t.Errorf("%s %d×%d classic: %d of %d pieces in their cells", name, n, n, correct, n*n)
-			}
+			checkExact(t, name+" classic", n, correct, picture)
 		}
 	}
 }
@@ -197,14 +191,22 @@ func TestContentPhotos(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, correct, picture := solveSheet(t, gen, false)
-			pa := float64(correct) / float64(n*n)
-			switch {
-			case n == 32 && pa < 0.99:
-				t.Errorf("%s 32×32: PA %.4f, want ≥ 0.99", name, pa)
-			case n < 32 && (correct != n*n || !picture):
-				t.Errorf("%s %d×%d: %d of %d pieces in their cells", name, n, n, correct, n*n)
-			}
+			checkExact(t, name, n, correct, picture)
 		}
+	}
+}
+
+// checkExact fails an n×n answer with correct pieces in place unless it is
+// exact (and reassembles into the picture) below 32×32, and has PA ≥ 0.99 at
+// 32×32.
+func checkExact(t *testing.T, what string, n, correct int, picture bool) {
+	t.Helper()
+	pa := float64(correct) / float64(n*n)
+	switch {
+	case n == 32 && pa < 0.99:
+		t.Errorf("%s 32×32: PA %.4f, want ≥ 0.99", what, pa)
+	case n < 32 && (correct != n*n || !picture):
+		t.Errorf("%s %d×%d: %d of %d pieces in their cells", what, n, n, correct, n*n)
 	}
 }
 

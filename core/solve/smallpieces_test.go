@@ -91,23 +91,8 @@ func TestSmallPiecesSidesAndSilhouettes(t *testing.T) {
 			what := name + " " + strconv.Itoa(cf.n) + "×" + strconv.Itoa(cf.n) + " of " + strconv.Itoa(cf.cell) + " px, " + cf.style + " " + strconv.FormatFloat(cf.ratio, 'g', -1, 64)
 			g := newGeometry(gen.Instance.Public())
 			for _, shaped := range []bool{true, false} {
-				sheet := gen.Rect
-				if shaped {
-					sheet = gen.Shape
-				}
-				pcs, err := cutPieces(&g, sheet)
-				if err != nil {
-					t.Fatalf("%s, shaped %v: %v", what, shaped, err)
-				}
 				wrongPixels := 0
-				for id, pc := range pcs {
-					want := puzzle.Sides{}
-					if shaped {
-						want = gen.Instance.Pieces[id].Sides.Array()
-					}
-					if pc.sides != want {
-						t.Fatalf("%s, shaped %v: piece %d reads as %s, instance.json has %s", what, shaped, id, sidesString(pc.sides), sidesString(want))
-					}
+				for _, pc := range cutAndCheckSides(t, what, &g, gen, shaped) {
 					wrongPixels += silhouetteErrors(&g, gen, pc, shaped)
 				}
 				if wrongPixels > 0 {
@@ -116,6 +101,30 @@ func TestSmallPiecesSidesAndSilhouettes(t *testing.T) {
 			}
 		}
 	}
+}
+
+// cutAndCheckSides cuts gen's shape or rect sheet and fails unless every
+// piece's sides read as instance.json has them (all flat on rect.png).
+func cutAndCheckSides(t *testing.T, what string, g *geometry, gen *render.Generated, shaped bool) []*cutPiece {
+	t.Helper()
+	sheet := gen.Rect
+	if shaped {
+		sheet = gen.Shape
+	}
+	pcs, err := cutPieces(g, sheet)
+	if err != nil {
+		t.Fatalf("%s, shaped %v: %v", what, shaped, err)
+	}
+	for id, pc := range pcs {
+		want := puzzle.Sides{}
+		if shaped {
+			want = gen.Instance.Pieces[id].Sides.Array()
+		}
+		if pc.sides != want || pc.unread != nil {
+			t.Fatalf("%s, shaped %v: piece %d reads as %s (%v), instance.json has %s", what, shaped, id, sidesString(pc.sides), pc.unread, sidesString(want))
+		}
+	}
+	return pcs
 }
 
 // silhouetteErrors counts the slot pixels of pc whose reading (piece or
@@ -231,23 +240,7 @@ func TestClassicSides(t *testing.T) {
 				t.Fatalf("%s: k = %.2f, below what the case means to test", what, g.knob)
 			}
 			for _, shaped := range []bool{true, false} {
-				sheet := gen.Rect
-				if shaped {
-					sheet = gen.Shape
-				}
-				pcs, err := cutPieces(&g, sheet)
-				if err != nil {
-					t.Fatalf("%s: %v", what, err)
-				}
-				for id, pc := range pcs {
-					want := puzzle.Sides{}
-					if shaped {
-						want = gen.Instance.Pieces[id].Sides.Array()
-					}
-					if pc.sides != want || pc.unread != nil {
-						t.Fatalf("%s, shaped %v: piece %d reads as %s (%v), instance.json has %s", what, shaped, id, sidesString(pc.sides), pc.unread, sidesString(want))
-					}
-				}
+				cutAndCheckSides(t, what, &g, gen, shaped)
 			}
 		}
 	}
