@@ -493,10 +493,14 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		results[i] = cells
 		return nil
 	})
-	if shaped && allNil(results) {
-		// The greedy inside the frame: where the beams die (on large grids
-		// their row-major fill meets shape dead ends the invariants miss, and
-		// in fog their cheapest states) or do not run.
+	if shaped && (allNil(results) || slices.ContainsFunc(results, func(r []int) bool { return r == nil })) {
+		// The greedy inside the frame: where the beams do not run, or one
+		// of them dies (on large grids their row-major fill meets shape dead
+		// ends the invariants miss, and in fog their cheapest states). A
+		// beam that dies says the others may have been led astray too: one
+		// that fills a featureless sky first can complete a consistent
+		// arrangement in the wrong place (the 32×32 of harbor-town at 640
+		// px: PA 0.03, where the greedy places 0.75).
 		results = append(results, base.growFramed())
 	}
 	if shaped && n <= shapeBeamMax && !anyConsistent(base, results) {
