@@ -96,10 +96,7 @@ func newLabelStyle(pieceW, pieceH, maxID int) labelStyle {
 // the top-left corner of its cell, on a sheet of n×n pieces of pieceW×pieceH
 // px (what a solver reading the sheet must not take for picture).
 func LabelBounds(pieceW, pieceH, n, id int) image.Rectangle {
-	s := newLabelStyle(pieceW, pieceH, n*n-1)
-	size := s.size(len(strconv.Itoa(id)))
-	x0, y0 := pieceW/2-size.X/2, pieceH/2-size.Y/2
-	return image.Rect(x0, y0, x0+size.X, y0+size.Y)
+	return (&LabelPainter{style: newLabelStyle(pieceW, pieceH, n*n-1), pieceW: pieceW, pieceH: pieceH}).Bounds(id)
 }
 
 // LabelPainter draws piece labels exactly as Sheet does, for a sheet of
@@ -120,6 +117,13 @@ func NewLabelPainter(pieceW, pieceH, n int) *LabelPainter {
 		lp.style.pill(k)
 	}
 	return lp
+}
+
+// Bounds is LabelBounds of piece id, from the prepared style.
+func (lp *LabelPainter) Bounds(id int) image.Rectangle {
+	size := lp.style.size(len(strconv.Itoa(id)))
+	x0, y0 := lp.pieceW/2-size.X/2, lp.pieceH/2-size.Y/2
+	return image.Rect(x0, y0, x0+size.X, y0+size.Y)
 }
 
 // Draw paints piece id's label on dst, centred on the cell whose top-left

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"sync"
 
 	"github.com/jigbench/jigbench/core/puzzle"
 	"github.com/jigbench/jigbench/core/render"
@@ -205,7 +206,7 @@ func cutOne(g *geometry, sheet *image.RGBA, id int) (*cutPiece, error) {
 	refineRing(p, sw, sh)
 	// A label hides the picture under it: the piece's own over the whole
 	// of its bounds, a neighbour's where it spills into the slot.
-	lb := render.LabelBounds(g.w, g.h, n, id).Add(image.Pt(g.offX, g.offY))
+	lb := g.labels.Bounds(id).Add(image.Pt(g.offX, g.offY))
 	for sy := range sh {
 		for sx := range sw {
 			q := image.Point{sx, sy}
@@ -219,6 +220,7 @@ func cutOne(g *geometry, sheet *image.RGBA, id int) (*cutPiece, error) {
 	} else {
 		p.sides, p.unread = readSides(g, p)
 	}
+	seeThroughLabel(g, p, id, lb, pix)
 	if p.unread != nil {
 		p.sides, p.unread = puzzle.Sides{}, fmt.Errorf("piece %d: %w", id, p.unread)
 	}
@@ -440,7 +442,7 @@ func newLabelSeen(g *geometry, id int) *labelSeen {
 			continue
 		}
 		c := cell.Add(image.Pt((k-id)*g.sw, 0))
-		if r := render.LabelBounds(g.w, g.h, g.n, k).Add(c).Intersect(slot); !r.Empty() {
+		if r := g.labels.Bounds(k).Add(c).Intersect(slot); !r.Empty() {
 			ls.ids, ls.cells, ls.rect = append(ls.ids, k), append(ls.cells, c), ls.rect.Union(r)
 		}
 	}
@@ -564,4 +566,167 @@ func (ls *labelSeen) settle(flooded []bool, sw int, hidden func(sx, sy int) bool
 		}
 		open = next
 	}
+}
+
+// seamDepth is how deep into a piece the seam measure reads: the pixel on
+// the cut and the one inside it (compat.go).
+const seamDepth = 2
+
+// seeThroughLabel gives back the colours under a piece's own label pill
+// where it lies near the piece's edges, as it does on small pieces (on a
+// 20×12-px piece it hides 8 of the 12 pixels of each side seam, and PA on
+// 32×32 photographs falls from 1 to 0.3–0.5). The pill is white at opacity
+// a (at most 224/255): its pixel D tells the colour under it to an interval
+// about 255/(255−a) ≈ 8 levels wide (under the outline's ink, 38), which
+// pillInverse gives. Each such pixel is then set to the value in its
+// interval closest to the mean of its neighbours, again and again, from the
+// visible pixels around inwards: a smooth picture comes back to within a
+// level or so, texture within its interval. Under a digit, or where a
+// neighbour's label spills over it too, the colour stays unknown (pxLabel).
+func seeThroughLabel(g *geometry, p *cutPiece, id int, lb image.Rectangle, pix func(sx, sy int) []uint8) {
+	cell := image.Rect(g.offX, g.offY, g.offX+g.w, g.offY+g.h)
+	if lb.Intersect(cell).In(cell.Inset(seamDepth)) {
+		return // the label keeps clear of the seams
+	}
+	black, white := image.NewRGBA(lb), image.NewRGBA(lb)
+	for i := range white.Pix {
+		white.Pix[i] = 0xff
+	}
+	g.labels.Draw(black, id, cell.Min)
+	g.labels.Draw(white, id, cell.Min)
+	var spills []image.Rectangle // the neighbours' labels, slot coordinates
+	for _, k := range []int{id - 1, id + 1} {
+		if k >= 0 && k < g.n*g.n && k/g.n == id/g.n {
+			spills = append(spills, g.labels.Bounds(k).Add(cell.Min).Add(image.Pt((k-id)*g.sw, 0)))
+		}
+	}
+	spill := func(q image.Point) bool { // a neighbour's label over q too
+		for _, r := range spills {
+			if q.In(r) {
+				return true
+			}
+		}
+		return false
+	}
+	type unknown struct {
+		i      int
+		lo, hi [3]float32
+	}
+	var open []unknown
+	ring := func(sx, sy int) bool {
+		for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+			x, y := sx+d[0], sy+d[1]
+			if x < 0 || y < 0 || x >= g.sw || y >= g.sh || p.kind[y*g.sw+x] == pxOutside {
+				return true
+			}
+		}
+		return false
+	}
+	for sy := max(lb.Min.Y, 0); sy < min(lb.Max.Y, g.sh); sy++ {
+		for sx := max(lb.Min.X, 0); sx < min(lb.Max.X, g.sw); sx++ {
+			i := sy*g.sw + sx
+			o := black.PixOffset(sx, sy)
+			if p.kind[i] != pxLabel || white.Pix[o] != 0xff || spill(image.Pt(sx, sy)) {
+				continue // not the piece's, or a digit is drawn here
+			}
+			u := unknown{i: i}
+			inv := pillInverse(black.Pix[o], ring(sx, sy))
+			c := pix(sx, sy)
+			for ch := range 3 {
+				u.lo[ch], u.hi[ch] = float32(inv[c[ch]][0]), float32(inv[c[ch]][1])
+				p.rgb[3*i+ch] = (u.lo[ch] + u.hi[ch]) / 2
+			}
+			open = append(open, u)
+		}
+	}
+	for _, u := range open {
+		p.kind[u.i] = pxInner
+	}
+	// Each unknown's neighbours on the piece, then sweeps until the values
+	// settle (a tenth of a level) or 40 have passed.
+	var nb [][4]int32
+	for _, u := range open {
+		var list [4]int32
+		k := 0
+		for _, d := range [4]int{1, -1, g.sw, -g.sw} {
+			if j := u.i + d; j >= 0 && j < len(p.kind) && (p.kind[j] == pxInner || p.kind[j] == pxRing) {
+				list[k] = int32(j)
+				k++
+			}
+		}
+		for ; k < 4; k++ {
+			list[k] = -1
+		}
+		nb = append(nb, list)
+	}
+	for range 40 {
+		var moved float32
+		for n, u := range open {
+			var sum [3]float32
+			k := 0
+			for _, j := range nb[n] {
+				if j < 0 {
+					break
+				}
+				sum[0], sum[1], sum[2] = sum[0]+p.rgb[3*j], sum[1]+p.rgb[3*j+1], sum[2]+p.rgb[3*j+2]
+				k++
+			}
+			if k == 0 {
+				continue
+			}
+			for ch := range 3 {
+				v := min(max(sum[ch]/float32(k), u.lo[ch]), u.hi[ch])
+				moved = max(moved, abs32(v-p.rgb[3*u.i+ch]))
+				p.rgb[3*u.i+ch] = v
+			}
+		}
+		if moved < 0.1 {
+			break
+		}
+	}
+}
+
+func abs32(v float32) float32 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// pillInverses[ring][a][D] is the range of colours v that the label's
+// pill at opacity a draws as D — over the outline's ink first where ring.
+var pillInverses struct {
+	once sync.Once
+	t    [2][256][256][2]uint8
+}
+
+func pillInverse(a uint8, ring bool) *[256][2]uint8 {
+	pillInverses.once.Do(func() {
+		for r := range 2 {
+			for a := range 256 {
+				t := &pillInverses.t[r][a]
+				for d := range 256 {
+					t[d] = [2]uint8{255, 0}
+				}
+				for v := range 256 {
+					u := v
+					if r == 1 { // render.blendRow's arithmetic, ink at outlineInner
+						u = (outlineInk*outlineInner + v*(255-outlineInner) + 127) / 255
+					}
+					d := (255*a + u*(255-a) + 127) / 255
+					t[d][0], t[d][1] = min(t[d][0], uint8(v)), max(t[d][1], uint8(v))
+				}
+				for d := range 256 { // a value no colour draws: the nearest that is drawn
+					if t[d][0] > t[d][1] {
+						t[d] = [2]uint8{0, 255}
+					}
+				}
+			}
+		}
+	})
+	r := 0
+	if ring {
+		r = 1
+	}
+	return &pillInverses.t[r][a]
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -243,5 +244,82 @@ func TestClassicSides(t *testing.T) {
 				cutAndCheckSides(t, what, &g, gen, shaped)
 			}
 		}
+	}
+}
+
+// TestSeeThroughLabels: under a label's pill (not its digits) the colours of
+// a small piece come back to within what the pill lets through — about 8
+// levels, at most 42 on the outline — and to 2–3 levels on average inside
+// the piece (6 on its outline) on a scene's texture; and
+// on 20×12-px pieces, where the labels hide two thirds of every side seam,
+// that puts Storm's 32×32 shape sheet together (PA 0.33 before).
+func TestSeeThroughLabels(t *testing.T) {
+	pics := smallPiecePictures(t, 384)
+	gen, err := render.Generate(render.SourceFromImage("harbor-town", pics["harbor-town"]), 32, 3, puzzle.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newGeometry(gen.Instance.Public())
+	pcs, err := cutPieces(&g, gen.Shape)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum [2]float64 // inside, on the outline
+	var count [2]int
+	for id, pc := range pcs {
+		cell := gen.Puzzle.CellOf[id]
+		lb := render.LabelBounds(g.w, g.h, g.n, id)
+		for y := max(lb.Min.Y, 0); y < min(lb.Max.Y, g.h); y++ {
+			for x := max(lb.Min.X, 0); x < min(lb.Max.X, g.w); x++ {
+				i := g.at(x, y)
+				if pc.kind[i] != pxInner {
+					continue // a digit, or not the piece's
+				}
+				ring := false
+				for _, d := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+					if j := g.at(x+d[0], y+d[1]); j < 0 || pc.kind[j] == pxOutside {
+						ring = true
+					}
+				}
+				worst := 8.5 // 255/31: what a pill at opacity 224 lets through
+				if ring {
+					worst = 42 // … of the outline's ink, which lets 55/255 through
+				}
+				o := gen.Solved.PixOffset(cell.Col*g.w+x, cell.Row*g.h+y)
+				for c := range 3 {
+					e := math.Abs(float64(pc.rgb[3*i+c]) - float64(gen.Solved.Pix[o+c]))
+					if e > worst {
+						t.Fatalf("piece %d (%d, %d): colour %v under the pill, the picture has %v", id, x, y, pc.rgb[3*i:3*i+3], gen.Solved.Pix[o:o+3])
+					}
+					k := 0
+					if ring {
+						k = 1
+					}
+					sum[k] += e
+					count[k]++
+				}
+			}
+		}
+	}
+	if count[0] == 0 || count[1] == 0 {
+		t.Fatal("no colour was recovered under a label")
+	}
+	inside, outline := sum[0]/float64(count[0]), sum[1]/float64(count[1])
+	t.Logf("%d colour values recovered inside the pieces, %.2f levels off on average; %d on the outline, %.2f", count[0], inside, count[1], outline)
+	if inside > 3 || outline > 8 {
+		t.Errorf("colours under the pills are %.2f levels off inside, %.2f on the outline, want ≤ 3 and ≤ 8", inside, outline)
+	}
+	if raceEnabled || testing.Short() {
+		return
+	}
+	opt := puzzle.DefaultOptions()
+	opt.Size = 640
+	storm, err := render.Generate(loadPhoto(t, "Storm.jpg"), 32, 2, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, correct, _ := solveSheet(t, storm, false)
+	if pa := float64(correct) / 1024; pa < 0.99 {
+		t.Errorf("Storm 32×32 at 640 px, shape sheet: PA %.4f, want ≥ 0.99", pa)
 	}
 }

@@ -43,13 +43,7 @@ func TestSurvey(t *testing.T) {
 	if s := os.Getenv("JIGBENCH_SURVEY_SCENES"); s != "" {
 		files, scenes = nil, strings.Split(s, ",")
 	}
-	opt := puzzle.DefaultOptions()
-	if v, err := strconv.Atoi(os.Getenv("JIGBENCH_SURVEY_SIZE")); err == nil {
-		opt.Size = v
-	}
-	if v := os.Getenv("JIGBENCH_SURVEY_STYLE"); v != "" { // semicircle (default) or classic
-		opt.TabStyle = v
-	}
+	opt := surveyOptions()
 	variant := os.Getenv("JIGBENCH_SURVEY_VARIANT") // haze, dusk, water (hard_test.go)
 	for _, mode := range strings.Split(modes, ",") {
 		rect := mode == "rect"
@@ -87,17 +81,7 @@ func TestSurvey(t *testing.T) {
 			})
 		}
 		for _, name := range scenes {
-			survey(name, func(n int) *render.Generated {
-				img, err := demo.Image(name)
-				if err != nil {
-					t.Fatal(err)
-				}
-				gen, err := render.Generate(render.SourceFromImage(name, img), n, 1, opt)
-				if err != nil {
-					t.Fatal(err)
-				}
-				return gen
-			})
+			survey(name, func(n int) *render.Generated { return surveyInstance(t, name, "", n) })
 		}
 	}
 }
@@ -219,11 +203,33 @@ func surveyInstance(t *testing.T, name, variant string, n int) *render.Generated
 	case variant != "":
 		return hardInstance(t, name, variant, n)
 	case strings.HasSuffix(name, ".jpg") || filepath.IsAbs(name):
-		gen, err := render.Generate(loadPhoto(t, name), n, 2, puzzle.DefaultOptions())
+		gen, err := render.Generate(loadPhoto(t, name), n, 2, surveyOptions())
 		if err != nil {
 			t.Fatal(err)
 		}
 		return gen
 	}
-	return generateDemo(t, name, n, 1)
+	img, err := demo.Image(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen, err := render.Generate(render.SourceFromImage(name, img), n, 1, surveyOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gen
+}
+
+// surveyOptions are the surveys' generation options: the defaults, with
+// the sheet's longer side from JIGBENCH_SURVEY_SIZE and the tab style from
+// JIGBENCH_SURVEY_STYLE (semicircle or classic) when set.
+func surveyOptions() puzzle.Options {
+	opt := puzzle.DefaultOptions()
+	if v, err := strconv.Atoi(os.Getenv("JIGBENCH_SURVEY_SIZE")); err == nil {
+		opt.Size = v
+	}
+	if v := os.Getenv("JIGBENCH_SURVEY_STYLE"); v != "" {
+		opt.TabStyle = v
+	}
+	return opt
 }
