@@ -318,12 +318,22 @@ type seamSide struct {
 // sideOf computes p's side of seam s: as A (at, in = pa, pa1) or as B
 // (qb, qb1).
 func sideOf(p *cutPiece, s *seam, asA bool) *seamSide {
+	sd := &seamSide{}
+	sideInto(sd, p, s, asA)
+	return sd
+}
+
+// sideInto is sideOf into sd, reusing its buffer.
+func sideInto(sd *seamSide, p *cutPiece, s *seam, asA bool) {
 	at, in := s.pa, s.pa1
 	if !asA {
 		at, in = s.qb, s.qb1
 	}
 	ok := func(i int32) bool { return i >= 0 && (p.kind[i] == pxInner || p.kind[i] == pxRing) }
-	sd := &seamSide{v: make([]float32, 3*len(at))}
+	if cap(sd.v) < 3*len(at) {
+		sd.v = make([]float32, 3*len(at))
+	}
+	sd.v, sd.mu = sd.v[:3*len(at)], [4][3]float32{}
 	var sum [4][3]float64
 	var cnt [4]int
 	for k := range at {
@@ -386,7 +396,6 @@ func sideOf(p *cutPiece, s *seam, asA bool) *seamSide {
 			sd.inv[i][j] = float32(inv[i][j])
 		}
 	}
-	return sd
 }
 
 // missingPenalty is added for a seam sample where a piece has no pixel (a
@@ -465,11 +474,13 @@ func newCompatMatrix(ss *seamSet, pcs []*cutPiece, shaped bool) *compatMatrix {
 	for dir := range 2 {
 		cm.d[dir] = make([]float32, m*m)
 	}
+	if len(ss.all) > 16 {
+		// Classic tabs: one seam per tab.
+		scorePerTab(cm, ss, pcs)
+		return cm
+	}
 	// sideA[seam.id][piece], sideB likewise: each piece's side of every
-	// seam it can be on, when the seams are few (alike tabs); otherwise
-	// (classic tabs, one seam per tab) the partner's side is computed per
-	// pair.
-	few := len(ss.all) <= 16
+	// seam it can be on (the seams are few: straight cuts, alike tabs).
 	sideA := make([][]*seamSide, len(ss.all))
 	sideB := make([][]*seamSide, len(ss.all))
 	for i := range ss.all {
@@ -480,9 +491,6 @@ func newCompatMatrix(ss *seamSet, pcs []*cutPiece, shaped bool) *compatMatrix {
 	parallelFor(m, func(x int) error {
 		for dir := range 2 {
 			for _, s := range ss.all {
-				if !few && s != ss.ownA[dir][x] && s != ss.ownB[dir][x] && s != ss.flat[dir] {
-					continue
-				}
 				if ss.usable(s, pcs[x], dir, true, shaped) {
 					sideA[s.id][x] = sideOf(pcs[x], s, true)
 				}
@@ -573,6 +581,51 @@ func newCompatMatrix(ss *seamSet, pcs []*cutPiece, shaped bool) *compatMatrix {
 		return nil
 	})
 	return cm
+}
+
+// scorePerTab fills cm where every tab has a seam of its own (classic
+// tabs): the owner's side of its seam is computed once, the partner's for
+// each pair that interlocks, into one buffer per worker — a table of every
+// piece's side of every seam would be m² entries (537 MB at 64×64).
+func scorePerTab(cm *compatMatrix, ss *seamSet, pcs []*cutPiece) {
+	m := len(pcs)
+	var ownA, ownB [2][]*seamSide // [dir][piece]: its side of the seam its tab owns
+	for dir := range 2 {
+		ownA[dir], ownB[dir] = make([]*seamSide, m), make([]*seamSide, m)
+	}
+	parallelFor(m, func(x int) error {
+		for dir := range 2 {
+			if s := ss.ownA[dir][x]; s != nil {
+				ownA[dir][x] = sideOf(pcs[x], s, true)
+			}
+			if s := ss.ownB[dir][x]; s != nil {
+				ownB[dir][x] = sideOf(pcs[x], s, false)
+			}
+		}
+		return nil
+	})
+	parallelFor(m, func(a int) error {
+		var partner seamSide
+		for dir := range 2 {
+			row := cm.d[dir][a*m : (a+1)*m]
+			for b := range m {
+				if !canPair(pcs[a], pcs[b], dir, true) {
+					row[b] = inf
+					continue
+				}
+				// Interlocking sides: one of the two owns the tab.
+				switch s := ss.of(pcs[a], pcs[b], dir); s {
+				case ss.ownA[dir][a]:
+					sideInto(&partner, pcs[b], s, false)
+					row[b] = mgc(ownA[dir][a], &partner, s.dir)
+				default:
+					sideInto(&partner, pcs[a], s, true)
+					row[b] = mgc(&partner, ownB[dir][b], s.dir)
+				}
+			}
+		}
+		return nil
+	})
 }
 
 // usable reports whether seam s can be piece x's seam in direction dir, as
