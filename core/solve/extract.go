@@ -642,8 +642,7 @@ func seeThroughLabel(g *geometry, p *cutPiece, id int, lb image.Rectangle, pix f
 	for _, u := range open {
 		p.kind[u.i] = pxInner
 	}
-	// Each unknown's neighbours on the piece, then sweeps until the values
-	// settle (a tenth of a level) or 40 have passed.
+	// Each unknown's neighbours on the piece, then 40 sweeps.
 	var nb [][4]int32
 	for _, u := range open {
 		var list [4]int32
@@ -660,7 +659,6 @@ func seeThroughLabel(g *geometry, p *cutPiece, id int, lb image.Rectangle, pix f
 		nb = append(nb, list)
 	}
 	for range 40 {
-		var moved float32
 		for n, u := range open {
 			var sum [3]float32
 			k := 0
@@ -675,22 +673,10 @@ func seeThroughLabel(g *geometry, p *cutPiece, id int, lb image.Rectangle, pix f
 				continue
 			}
 			for ch := range 3 {
-				v := min(max(sum[ch]/float32(k), u.lo[ch]), u.hi[ch])
-				moved = max(moved, abs32(v-p.rgb[3*u.i+ch]))
-				p.rgb[3*u.i+ch] = v
+				p.rgb[3*u.i+ch] = min(max(sum[ch]/float32(k), u.lo[ch]), u.hi[ch])
 			}
 		}
-		if moved < 0.1 {
-			break
-		}
 	}
-}
-
-func abs32(v float32) float32 {
-	if v < 0 {
-		return -v
-	}
-	return v
 }
 
 // pillInverses[ring][a][D] is the range of colours v that the label's
