@@ -577,7 +577,7 @@ const seamDepth = 2
 // 20×12-px piece it hides 8 of the 12 pixels of each side seam, and PA on
 // 32×32 photographs falls from 1 to 0.3–0.5). The pill is white at opacity
 // a (at most 224/255): its pixel D tells the colour under it to an interval
-// about 255/(255−a) ≈ 8 levels wide (under the outline's ink, 38), which
+// about 255/(255−a) ≈ 8 levels wide (about 40 under the outline's ink), which
 // pillInverse gives. Each such pixel is then set to the value in its
 // interval closest to the mean of its neighbours, again and again, from the
 // visible pixels around inwards: a smooth picture comes back to within a
