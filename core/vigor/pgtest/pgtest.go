@@ -21,7 +21,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -170,7 +169,7 @@ func (s *Server) start() error {
 		return err
 	}
 	cmd.Stdout = nil
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start postgres: %v", err)
 	}
@@ -235,7 +234,7 @@ func (s *Server) Stop() {
 			pid = p
 		}
 	}
-	syscall.Kill(pid, syscall.SIGINT)
+	s.interrupt(pid)
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
 		if _, err := os.Stat(pidFile); os.IsNotExist(err) {
@@ -246,7 +245,7 @@ func (s *Server) Stop() {
 	select {
 	case <-s.exited:
 	case <-time.After(10 * time.Second):
-		syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+		kill(s.cmd)
 		<-s.exited
 	}
 }
