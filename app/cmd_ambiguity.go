@@ -52,13 +52,13 @@ func runAmbiguity(e *env, args []string) error {
 		return usagef("unexpected argument %q", fs.Arg(0))
 	}
 	ctx := context.Background()
-	prog := newScoreProgress(e)
-	truth, err := score.LoadTruth(ctx, dir, prog.update)
+	prog := &statusLine{e: e}
+	truth, err := score.LoadTruth(ctx, dir, prog.stages("scoring"))
 	if err != nil {
 		prog.done()
 		return err
 	}
-	rep, err := score.Ambiguity(ctx, truth, render.InstanceExchange, prog.update)
+	rep, err := score.Ambiguity(ctx, truth, render.InstanceExchange, prog.stages("scoring"))
 	prog.done()
 	if err != nil {
 		return err

@@ -115,13 +115,13 @@ func runDataset(e *env, args []string) error {
 		return usagef("%v", err)
 	}
 
-	pl := &progressLine{e: e}
-	c.Progress = pl.update
-	c.OnIssue = pl.issue
+	pl := &statusLine{e: e}
+	c.Progress = func(r progress.Report) { pl.show(r, "dataset: "+r.Detail) }
+	c.OnIssue = func(is dataset.Issue) { pl.above("jigbench: dataset: skipped " + is.Error()) }
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	res, err := dataset.Run(ctx, c)
-	pl.clear()
+	pl.done()
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return fmt.Errorf("interrupted: %v", strings.TrimSuffix(err.Error(), ": "+context.Canceled.Error()))
@@ -207,42 +207,4 @@ func parseGrids(s string) ([]int, error) {
 		out = append(out, n)
 	}
 	return out, nil
-}
-
-// progressLine keeps one self-overwriting progress line on a terminal and
-// prints issues above it. The dataset package calls it one call at a time.
-type progressLine struct {
-	e     *env
-	last  time.Time
-	text  string // what the line shows
-	shown bool
-}
-
-func (p *progressLine) update(pr progress.Report) {
-	if !p.e.progress {
-		return
-	}
-	if pr.Done < pr.Total && time.Since(p.last) < 200*time.Millisecond {
-		return
-	}
-	line := "dataset: " + pr.Detail
-	if p.shown && line == p.text {
-		return
-	}
-	p.last, p.text = time.Now(), line
-	fmt.Fprintf(p.e.stderr, "\r\033[K%s", line)
-	p.shown = true
-}
-
-func (p *progressLine) issue(is dataset.Issue) {
-	p.clear()
-	fmt.Fprintf(p.e.stderr, "jigbench: dataset: skipped %s\n", is.Error())
-	p.last = time.Time{} // redraw the progress line at the next update
-}
-
-func (p *progressLine) clear() {
-	if p.shown {
-		fmt.Fprint(p.e.stderr, "\r\033[K")
-		p.shown = false
-	}
 }

@@ -73,7 +73,7 @@ func runExportHF(e *env, args []string) error {
 	prog := &statusLine{e: e}
 	splits, err := models.ExportHF(context.Background(), *truth, *out, models.HFOptions{
 		RowGroupBytes: int64(*groupMB) << 20, FileBytes: int64(*fileMB) << 20,
-		Progress: func(r progress.Report) { prog.show(fmt.Sprintf("export hf: %d/%d rows", r.Done, r.Total)) },
+		Progress: func(r progress.Report) { prog.show(r, fmt.Sprintf("export hf: %d/%d rows", r.Done, r.Total)) },
 	})
 	prog.done()
 	if err != nil {

@@ -65,7 +65,7 @@ func runRequests(e *env, args []string) error {
 	}
 	opt := models.RequestOptions{Conditions: conds, Model: *model, MaxTokens: *maxTokens, Temperature: *temp, ImageBase: *base}
 	prog := &statusLine{e: e}
-	report := func(r progress.Report) { prog.show(fmt.Sprintf("requests: %d/%d", r.Done, r.Total)) }
+	report := func(r progress.Report) { prog.show(r, fmt.Sprintf("requests: %d/%d", r.Done, r.Total)) }
 	var n int
 	if *out == "-" {
 		n, err = models.WriteRequests(context.Background(), e.stdout, items, opt, report)

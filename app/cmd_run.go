@@ -81,7 +81,7 @@ func runRun(e *env, args []string) error {
 	p, err := models.Run(ctx, models.RunOptions{
 		Requests: *reqs, Endpoint: *endpoint, Out: *out, APIKey: key,
 		Concurrency: *conc, RPM: *rpm, Timeout: *timeout, Retries: n,
-		Progress: func(r progress.Report) { prog.show("run: " + r.Detail) },
+		Progress: func(r progress.Report) { prog.show(r, "run: "+r.Detail) },
 	})
 	prog.done()
 	if p.Total > 0 {
@@ -94,29 +94,4 @@ func runRun(e *env, args []string) error {
 		return fmt.Errorf("%d requests failed (their lines in %s say why); rerun the same command to retry them", p.Failed, *out)
 	}
 	return nil
-}
-
-// statusLine shows one line on stderr when it is a terminal, rewritten at
-// most ten times a second and erased when done.
-type statusLine struct {
-	e    *env
-	last time.Time
-	used bool
-}
-
-func (p *statusLine) show(line string) {
-	if !p.e.progress || time.Since(p.last) < 100*time.Millisecond {
-		return
-	}
-	p.last, p.used = time.Now(), true
-	if r := []rune(line); len(r) > 100 {
-		line = string(r[:100])
-	}
-	fmt.Fprintf(p.e.stderr, "\r\033[K%s", line)
-}
-
-func (p *statusLine) done() {
-	if p.used {
-		fmt.Fprint(p.e.stderr, "\r\033[K")
-	}
 }

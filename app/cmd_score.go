@@ -8,10 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/jigbench/jigbench/core/fsutil"
-	"github.com/jigbench/jigbench/core/progress"
 	"github.com/jigbench/jigbench/core/puzzle"
 	"github.com/jigbench/jigbench/core/render"
 	"github.com/jigbench/jigbench/core/score"
@@ -178,8 +176,9 @@ func runScore(e *env, args []string) error {
 	}
 
 	ctx := context.Background()
-	prog := newScoreProgress(e)
-	truth, err := score.LoadTruth(ctx, *truthDir, prog.update)
+	prog := &statusLine{e: e}
+	show := prog.stages("scoring")
+	truth, err := score.LoadTruth(ctx, *truthDir, show)
 	if err != nil {
 		prog.done()
 		return err
@@ -188,7 +187,7 @@ func runScore(e *env, args []string) error {
 	if *exchangeable {
 		opt.Exchange = render.InstanceExchange
 	}
-	rep, err := score.Evaluate(ctx, truth, sources, opt, prog.update)
+	rep, err := score.Evaluate(ctx, truth, sources, opt, show)
 	prog.done()
 	if err != nil {
 		return err
@@ -312,35 +311,3 @@ func writeHeatmaps(rep *score.Report, path string, metric score.HeatmapMetric, m
 }
 
 func gridLabel(n int) string { return strconv.Itoa(n) + "×" + strconv.Itoa(n) }
-
-// scoreProgress shows long work on stderr when it is a terminal: one line,
-// rewritten at most ten times a second, erased when done.
-type scoreProgress struct {
-	e    *env
-	last time.Time
-	used bool
-}
-
-func newScoreProgress(e *env) *scoreProgress { return &scoreProgress{e: e} }
-
-func (p *scoreProgress) update(r progress.Report) {
-	if !p.e.progress || time.Since(p.last) < 100*time.Millisecond {
-		return
-	}
-	p.last = time.Now()
-	p.used = true
-	line := "scoring: " + r.Stage
-	if r.Total > 0 {
-		line += fmt.Sprintf(" %d%%", 100*r.Done/r.Total)
-	}
-	if len(line) > 78 {
-		line = line[:78]
-	}
-	fmt.Fprintf(p.e.stderr, "\r%-78s", line)
-}
-
-func (p *scoreProgress) done() {
-	if p.used {
-		fmt.Fprintf(p.e.stderr, "\r%78s\r", "")
-	}
-}

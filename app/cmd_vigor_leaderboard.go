@@ -125,10 +125,11 @@ func vigorProgress(e *env, what string, on bool) progress.Func {
 	if !e.progress || !on {
 		return nil
 	}
+	p := &statusLine{e: e}
 	return func(r progress.Report) {
-		fmt.Fprintf(e.stderr, "\r%s %d/%d", what, r.Done, r.Total)
+		p.show(r, fmt.Sprintf("%s %d/%d", what, r.Done, r.Total))
 		if r.Done == r.Total {
-			fmt.Fprint(e.stderr, "\r\033[K")
+			p.done()
 		}
 	}
 }
