@@ -579,6 +579,7 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		if n > reframeAllMax {
 			best = base.reframe(best) // on the cheapest only
 			best = base.rejoin(best)
+			best = base.anneal(best)
 		}
 		base.cutBySureness(best, base.seamFloors())
 	}
