@@ -73,59 +73,28 @@ func (a *assembly) anneal(cells []int) []int {
 func (a *assembly) exchangeAnneal(cells, pool []int, steps int, hot, cold float64, rng *rand.Rand) {
 	cool := math.Pow(cold/hot, 1/float64(steps))
 	t := hot
+	inSet := make([]bool, a.m)
 	for range steps {
 		t *= cool
 		c1, c2 := pool[rng.IntN(len(pool))], pool[rng.IntN(len(pool))]
 		if c1 == c2 {
 			continue
 		}
-		if d := a.exchange(cells, c1, c2); d > 0 && rng.Float64() >= math.Exp(-d/t) {
+		if d := a.exchange(cells, c1, c2, inSet); d > 0 && rng.Float64() >= math.Exp(-d/t) {
 			cells[c1], cells[c2] = cells[c2], cells[c1]
 		}
 	}
 }
 
 // exchange exchanges the pieces of cells c1 and c2 and returns the change
-// in the total cost: the seams around both, their shared seam once.
-func (a *assembly) exchange(cells []int, c1, c2 int) float64 {
-	before := a.around(cells, c1) + a.around(cells, c2) - a.between(cells, c1, c2)
+// in the total cost: that of the seams touching either cell (setCost;
+// inSet is all false, and is left so).
+func (a *assembly) exchange(cells []int, c1, c2 int, inSet []bool) float64 {
+	pair := [2]int{c1, c2}
+	inSet[c1], inSet[c2] = true, true
+	before := a.setCost(cells, pair[:], inSet)
 	cells[c1], cells[c2] = cells[c2], cells[c1]
-	return a.around(cells, c1) + a.around(cells, c2) - a.between(cells, c1, c2) - before
-}
-
-// around is the cost of the seams of cell c with its neighbours.
-func (a *assembly) around(cells []int, c int) float64 {
-	n, m := a.n, a.m
-	r, col := c/n, c%n
-	x := cells[c]
-	var s float64
-	if col > 0 {
-		s += float64(a.right[cells[c-1]*m+x])
-	}
-	if col < n-1 {
-		s += float64(a.right[x*m+cells[c+1]])
-	}
-	if r > 0 {
-		s += float64(a.down[cells[c-n]*m+x])
-	}
-	if r < n-1 {
-		s += float64(a.down[x*m+cells[c+n]])
-	}
-	return s
-}
-
-// between is the cost of the seam between cells c1 and c2, 0 if they do
-// not touch.
-func (a *assembly) between(cells []int, c1, c2 int) float64 {
-	n, m := a.n, a.m
-	if c1 > c2 {
-		c1, c2 = c2, c1
-	}
-	switch {
-	case c2 == c1+1 && c1%n < n-1:
-		return float64(a.right[cells[c1]*m+cells[c2]])
-	case c2 == c1+n:
-		return float64(a.down[cells[c1]*m+cells[c2]])
-	}
-	return 0
+	d := a.setCost(cells, pair[:], inSet) - before
+	inSet[c1], inSet[c2] = false, false
+	return d
 }

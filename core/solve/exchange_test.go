@@ -61,6 +61,7 @@ func TestExchangePrice(t *testing.T) {
 		a.right[i], a.down[i] = float32(rng.IntN(100)), float32(rng.IntN(100))
 	}
 	cells := rng.Perm(m)
+	inSet := make([]bool, m)
 	for range 2000 {
 		c1, c2 := rng.IntN(m), rng.IntN(m)
 		if rng.IntN(2) == 0 { // a neighbour of c1, often
@@ -70,7 +71,7 @@ func TestExchangePrice(t *testing.T) {
 			continue
 		}
 		before := a.cost(cells)
-		price := a.exchange(cells, c1, c2)
+		price := a.exchange(cells, c1, c2, inSet)
 		if got := a.cost(cells) - before; got != price {
 			t.Fatalf("exchanging cells %d and %d changes the cost by %v, priced %v", c1, c2, got, price)
 		}
