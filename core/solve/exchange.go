@@ -39,6 +39,9 @@ func (a *assembly) anneal(cells []int) []int {
 	rng := rand.New(rand.NewPCG(uint64(m), 0x616e6e65616c))
 	cur := a.cost(cells)
 	typical := cur / float64(2*n*(n-1))
+	if !(typical > 0) {
+		return cells // every seam free: nothing to anneal by
+	}
 	changed := false
 	for range annealRounds {
 		root, find := a.buddyComponents(cells, a.bestMatches())
