@@ -53,12 +53,13 @@ func runAmbiguity(e *env, args []string) error {
 	}
 	ctx := context.Background()
 	prog := &statusLine{e: e}
-	truth, err := score.LoadTruth(ctx, dir, prog.stages("scoring"))
+	show := prog.stages("scoring")
+	truth, err := score.LoadTruth(ctx, dir, show)
 	if err != nil {
 		prog.done()
 		return err
 	}
-	rep, err := score.Ambiguity(ctx, truth, render.InstanceExchange, prog.stages("scoring"))
+	rep, err := score.Ambiguity(ctx, truth, render.InstanceExchange, show)
 	prog.done()
 	if err != nil {
 		return err

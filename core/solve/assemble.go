@@ -493,7 +493,7 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		results[i] = cells
 		return nil
 	})
-	if shaped && (allNil(results) || slices.ContainsFunc(results, func(r []int) bool { return r == nil })) {
+	if shaped && (len(results) == 0 || slices.ContainsFunc(results, func(r []int) bool { return r == nil })) {
 		// The greedy inside the frame: where the beams do not run, or one
 		// of them dies (on large grids their row-major fill meets shape dead
 		// ends the invariants miss, and in fog their cheapest states). A
@@ -584,15 +584,6 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		base.cutBySureness(best, base.seamFloors())
 	}
 	return best, base.prevTwin
-}
-
-func allNil(rs [][]int) bool {
-	for _, r := range rs {
-		if r != nil {
-			return false
-		}
-	}
-	return true
 }
 
 // anyConsistent reports whether one of the arrangements interlocks everywhere.

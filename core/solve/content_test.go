@@ -20,11 +20,33 @@ func generateDemo(t testing.TB, name string, n int, seed uint64) *render.Generat
 	if err != nil {
 		t.Fatal(err)
 	}
-	gen, err := render.Generate(render.SourceFromImage(name, img), n, seed, puzzle.DefaultOptions())
+	return generate(t, render.SourceFromImage(name, img), n, seed, puzzle.DefaultOptions())
+}
+
+// generate is render.Generate, failing the test on an error.
+func generate(t testing.TB, src *render.Source, n int, seed uint64, opt puzzle.Options) *render.Generated {
+	t.Helper()
+	gen, err := render.Generate(src, n, seed, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return gen
+}
+
+// cutSheet cuts every piece out of gen's shape sheet (its rect sheet if
+// rect), failing the test on an error.
+func cutSheet(t testing.TB, gen *render.Generated, rect bool) (*geometry, []*cutPiece) {
+	t.Helper()
+	g := newGeometry(gen.Instance.Public())
+	sheet := gen.Shape
+	if rect {
+		sheet = gen.Rect
+	}
+	pcs, err := cutPieces(&g, sheet)
+	if err != nil {
+		t.Fatalf("%s: %v", gen.Instance.ID, err)
+	}
+	return &g, pcs
 }
 
 // solveSheet runs the content solver on one sheet of gen and returns its
@@ -150,11 +172,7 @@ func TestShapeGreedyWhenABeamDies(t *testing.T) {
 	}
 	opt := puzzle.DefaultOptions()
 	opt.Size = 640
-	gen, err := render.Generate(loadPhoto(t, "YellowFlower.jpg"), 32, 2, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, correct, _ := solveSheet(t, gen, false)
+	_, correct, _ := solveSheet(t, generate(t, loadPhoto(t, "YellowFlower.jpg"), 32, 2, opt), false)
 	if pa := float64(correct) / 1024; pa < 0.75 {
 		t.Fatalf("YellowFlower 32×32 at 640 px: PA %.4f, want ≥ 0.75", pa)
 	}
@@ -177,14 +195,10 @@ func TestContentClassicTabs(t *testing.T) {
 	for _, name := range names {
 		for _, n := range grids {
 			var gen *render.Generated
-			var err error
-			if img, derr := demo.Image(name); derr == nil {
-				gen, err = render.Generate(render.SourceFromImage(name, img), n, 1, opt)
+			if img, err := demo.Image(name); err == nil {
+				gen = generate(t, render.SourceFromImage(name, img), n, 1, opt)
 			} else {
-				gen, err = render.Generate(loadPhoto(t, name), n, 2, opt)
-			}
-			if err != nil {
-				t.Fatal(err)
+				gen = generate(t, loadPhoto(t, name), n, 2, opt)
 			}
 			res, correct, picture := solveSheet(t, gen, false)
 			if !res.Shaped {
@@ -206,11 +220,7 @@ func TestContentPhotos(t *testing.T) {
 	for _, name := range names {
 		src := loadPhoto(t, name)
 		for _, n := range grids {
-			gen, err := render.Generate(src, n, 2, puzzle.DefaultOptions())
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, correct, picture := solveSheet(t, gen, false)
+			_, correct, picture := solveSheet(t, generate(t, src, n, 2, puzzle.DefaultOptions()), false)
 			checkExact(t, name, n, correct, picture)
 		}
 	}
@@ -281,11 +291,7 @@ func TestContentRectPhotos(t *testing.T) {
 	for _, name := range names {
 		src := loadPhoto(t, name)
 		for _, n := range grids {
-			gen, err := render.Generate(src, n, 2, puzzle.DefaultOptions())
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, correct, _ := solveSheet(t, gen, true)
+			_, correct, _ := solveSheet(t, generate(t, src, n, 2, puzzle.DefaultOptions()), true)
 			pa := float64(correct) / float64(n*n)
 			switch {
 			case n == 32 && pa < 0.99:
@@ -443,11 +449,7 @@ func TestContentRectFrames(t *testing.T) {
 		n     int
 		want  float64
 	}{{"Storm.jpg", 16, 1}, {"RainDrops.jpg", 32, 0.99}} {
-		gen, err := render.Generate(loadPhoto(t, c.photo), c.n, 2, puzzle.DefaultOptions())
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, correct, _ := solveSheet(t, gen, true)
+		_, correct, _ := solveSheet(t, generate(t, loadPhoto(t, c.photo), c.n, 2, puzzle.DefaultOptions()), true)
 		if pa := float64(correct) / float64(c.n*c.n); pa < c.want {
 			t.Errorf("%s %d×%d rect: PA %.4f, want ≥ %v", c.photo, c.n, c.n, pa, c.want)
 		}

@@ -209,13 +209,8 @@ func TestColumnArgmin(t *testing.T) {
 // BenchmarkCompatMatrixShape is BenchmarkCompatMatrix on a 32×32 shape
 // sheet, where a pair's seam follows the tab.
 func BenchmarkCompatMatrixShape(b *testing.B) {
-	gen := generateDemo(b, "harbor-town", 32, 1)
-	g := newGeometry(gen.Instance.Public())
-	pcs, err := cutPieces(&g, gen.Shape)
-	if err != nil {
-		b.Fatal(err)
-	}
-	ss := newSeamSet(&g, pcs)
+	g, pcs := cutSheet(b, generateDemo(b, "harbor-town", 32, 1), false)
+	ss := newSeamSet(g, pcs)
 	for b.Loop() {
 		newCompatMatrix(ss, pcs, true)
 	}

@@ -44,12 +44,8 @@ func TestRankRect(t *testing.T) {
 // (ties count against it) and the seam samples whose pixels one or two steps
 // inside lie under a label.
 func rankOne(t *testing.T, gen *render.Generated, relative bool) (float64, int) {
-	g := newGeometry(gen.Instance.Public())
-	pcs, err := cutPieces(&g, gen.Rect)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ss := newSeamSet(&g, pcs)
+	g, pcs := cutSheet(t, gen, true)
+	ss := newSeamSet(g, pcs)
 	cm := newCompatMatrix(ss, pcs, false)
 	if relative {
 		cm = cm.relative()
@@ -160,13 +156,8 @@ func TestRelativeCostsRankBookshelf(t *testing.T) {
 
 // BenchmarkCompatMatrix times the compatibility matrix of a 32×32 rect sheet.
 func BenchmarkCompatMatrix(b *testing.B) {
-	gen := generateDemo(b, "bookshelf", 32, 1)
-	g := newGeometry(gen.Instance.Public())
-	pcs, err := cutPieces(&g, gen.Rect)
-	if err != nil {
-		b.Fatal(err)
-	}
-	ss := newSeamSet(&g, pcs)
+	g, pcs := cutSheet(b, generateDemo(b, "bookshelf", 32, 1), true)
+	ss := newSeamSet(g, pcs)
 	for _, rel := range []bool{false, true} {
 		b.Run("relative="+strconv.FormatBool(rel), func(b *testing.B) {
 			for b.Loop() {
@@ -187,11 +178,7 @@ func TestRelativeSearchStorm32(t *testing.T) {
 	if raceEnabled || testing.Short() {
 		t.Skip("a 32×32 rect solve twice over: too slow under the race detector")
 	}
-	gen, err := render.Generate(loadPhoto(t, "Storm.jpg"), 32, 2, puzzle.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, correct, _ := solveSheet(t, gen, true)
+	res, correct, _ := solveSheet(t, generate(t, loadPhoto(t, "Storm.jpg"), 32, 2, puzzle.DefaultOptions()), true)
 	if correct < 32*32/2 {
 		t.Errorf("Storm.jpg 32×32 rect: %d of 1024 pieces in their cells (cost %.1f), want at least half", correct, res.Cost)
 	}

@@ -14,16 +14,12 @@ import (
 func TestShiftBlocksRestoresDisplacedBlock(t *testing.T) {
 	const n = 12
 	gen := surveyInstance(t, "Garden.jpg", "", n)
-	g := newGeometry(gen.Instance.Public())
-	pcs, err := cutPieces(&g, gen.Shape)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, pcs := cutSheet(t, gen, false)
 	sides := make([]puzzle.Sides, len(pcs))
 	for i, p := range pcs {
 		sides[i] = p.sides
 	}
-	a := newAssembly(n, sides, newCompatMatrix(newSeamSet(&g, pcs), pcs, true), true)
+	a := newAssembly(n, sides, newCompatMatrix(newSeamSet(g, pcs), pcs, true), true)
 	truth := make([]int, n*n)
 	for id, c := range gen.Puzzle.CellOf {
 		truth[c.Row*n+c.Col] = id

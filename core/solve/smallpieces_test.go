@@ -85,10 +85,7 @@ func TestSmallPiecesSidesAndSilhouettes(t *testing.T) {
 		px := cf.n * cf.cell
 		for name, pic := range smallPiecePictures(t, px) {
 			opt := puzzle.Options{Size: px, TabStyle: cf.style, TabRatio: cf.ratio}
-			gen, err := render.Generate(render.SourceFromImage(name, pic), cf.n, 7, opt)
-			if err != nil {
-				t.Fatal(err)
-			}
+			gen := generate(t, render.SourceFromImage(name, pic), cf.n, 7, opt)
 			what := name + " " + strconv.Itoa(cf.n) + "×" + strconv.Itoa(cf.n) + " of " + strconv.Itoa(cf.cell) + " px, " + cf.style + " " + strconv.FormatFloat(cf.ratio, 'g', -1, 64)
 			g := newGeometry(gen.Instance.Public())
 			for _, shaped := range []bool{true, false} {
@@ -174,15 +171,8 @@ func silhouetteErrors(g *geometry, gen *render.Generated, pc *cutPiece, shaped b
 func TestInvisibleTabsSolvedFromContent(t *testing.T) {
 	scene := smallPiecePictures(t, 96)["harbor-town"]
 	opt := puzzle.Options{Size: 96, TabStyle: puzzle.StyleClassic, TabRatio: 0.1}
-	gen, err := render.Generate(render.SourceFromImage("harbor-town", scene), 8, 3, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := newGeometry(gen.Instance.Public())
-	pcs, err := cutPieces(&g, gen.Shape)
-	if err != nil {
-		t.Fatal(err)
-	}
+	gen := generate(t, render.SourceFromImage("harbor-town", scene), 8, 3, opt)
+	_, pcs := cutSheet(t, gen, false)
 	misread := 0
 	for id, pc := range pcs {
 		if pc.sides != gen.Instance.Pieces[id].Sides.Array() {
@@ -231,10 +221,7 @@ func TestClassicSides(t *testing.T) {
 			}
 			img := pic.SubImage(image.Rect(0, 0, cf.n*cf.w, cf.n*cf.h)).(*image.RGBA)
 			opt := puzzle.Options{Size: px, TabStyle: puzzle.StyleClassic, TabRatio: cf.ratio}
-			gen, err := render.Generate(render.SourceFromImage(name, img), cf.n, 5, opt)
-			if err != nil {
-				t.Fatal(err)
-			}
+			gen := generate(t, render.SourceFromImage(name, img), cf.n, 5, opt)
 			what := fmt.Sprintf("%s %d×%d of %d×%d px, ratio %g", name, cf.n, cf.n, cf.w, cf.h, cf.ratio)
 			g := newGeometry(gen.Instance.Public())
 			if g.knob < 0.9 {
@@ -255,15 +242,8 @@ func TestClassicSides(t *testing.T) {
 // that puts Storm's 32×32 shape sheet together (PA 0.33 before).
 func TestSeeThroughLabels(t *testing.T) {
 	pics := smallPiecePictures(t, 384)
-	gen, err := render.Generate(render.SourceFromImage("harbor-town", pics["harbor-town"]), 32, 3, puzzle.DefaultOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := newGeometry(gen.Instance.Public())
-	pcs, err := cutPieces(&g, gen.Shape)
-	if err != nil {
-		t.Fatal(err)
-	}
+	gen := generate(t, render.SourceFromImage("harbor-town", pics["harbor-town"]), 32, 3, puzzle.DefaultOptions())
+	g, pcs := cutSheet(t, gen, false)
 	var sum [2]float64 // inside, on the outline
 	var count [2]int
 	for id, pc := range pcs {
@@ -314,11 +294,7 @@ func TestSeeThroughLabels(t *testing.T) {
 	}
 	opt := puzzle.DefaultOptions()
 	opt.Size = 640
-	storm, err := render.Generate(loadPhoto(t, "Storm.jpg"), 32, 2, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, correct, _ := solveSheet(t, storm, false)
+	_, correct, _ := solveSheet(t, generate(t, loadPhoto(t, "Storm.jpg"), 32, 2, opt), false)
 	if pa := float64(correct) / 1024; pa < 0.99 {
 		t.Errorf("Storm 32×32 at 640 px, shape sheet: PA %.4f, want ≥ 0.99", pa)
 	}
