@@ -83,10 +83,22 @@ func (a *assembly) exchangeAnneal(cells, pool []int, steps int, hot, cold float6
 		if c1 == c2 {
 			continue
 		}
-		if d := a.exchange(cells, c1, c2, inSet); d > 0 && rng.Float64() >= math.Exp(-d/t) {
+		if d := a.exchange(cells, c1, c2, inSet); d > 0 && !metropolis(d/t, rng.Float64()) {
 			cells[c1], cells[c2] = cells[c2], cells[c1]
 		}
 	}
+}
+
+// metropolis reports whether a change costing x temperatures is accepted by
+// the draw u (uniform on [0, 1) in steps of 2⁻⁵³, as rand.Float64's): when
+// u < exp(−x). Beyond x = 40, exp(−x) is below 2⁻⁵³, so only u = 0 can be
+// below it — the same answer without the exponential, which was a third of
+// the annealing's time.
+func metropolis(x, u float64) bool {
+	if x >= 40 {
+		return u == 0 && math.Exp(-x) > 0
+	}
+	return u < math.Exp(-x)
 }
 
 // exchange exchanges the pieces of cells c1 and c2 and returns the change

@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -89,5 +90,19 @@ func TestRectAnnealLoosePart(t *testing.T) {
 	_, correct, _ := solveSheet(t, gen, true)
 	if pa := float64(correct) / 1024; pa < 0.91 {
 		t.Fatalf("Wood.jpg 32×32 rect: PA %.4f, want ≥ 0.91", pa)
+	}
+}
+
+// TestMetropolis checks the shortcut against the exponential on the draws
+// rand.Float64 can make around it (0, 2⁻⁵³ and its neighbours, the largest
+// below 1) and across the switch at 40.
+func TestMetropolis(t *testing.T) {
+	draws := []float64{0, 0x1p-53, 0x2p-53, 0.5, 1 - 0x1p-53}
+	for _, x := range []float64{0.001, 1, 10, 36.7, 36.8, 39.99, 40, 41, 100, 744, 746, 1e9} {
+		for _, u := range draws {
+			if got, want := metropolis(x, u), u < math.Exp(-x); got != want {
+				t.Errorf("metropolis(%v, %v) = %v, want %v", x, u, got, want)
+			}
+		}
 	}
 }
