@@ -58,6 +58,9 @@ type assembly struct {
 	zFront                []uint64 // [col*m + class]: keys of the frontier
 	zRight                []uint64 // [class]: key of the newest piece's right side
 	zSig                  [81]uint64
+	// positive: no pair costs less than 0, so a partial sum of seams only
+	// grows and setCostUnder may stop early (nonNegative).
+	positive bool
 }
 
 // beamNode is a partial filling: the piece at the newest cell and its parent.
@@ -135,6 +138,7 @@ func (a *assembly) index() {
 	for i := range a.zSig {
 		a.zSig[i] = rng.Uint64()
 	}
+	a.positive = nonNegative(a.right) && nonNegative(a.down)
 	a.downClass = classesBucketed(m, a.down)
 	a.rightClass = classesBucketed(m, a.right)
 }

@@ -149,7 +149,6 @@ func (a *assembly) rotateBlocks(cells []int, best *matches) bool {
 func (a *assembly) rotateBlocksBySets(cells []int, best *matches) bool {
 	n := a.n
 	doubt := a.doubtful(cells, best)
-	positive := nonNegative(a.right) && nonNegative(a.down)
 	const maxBlock, maxLen = 4, 16
 	const maxShift = 3
 	inSet := make([]bool, n*n)
@@ -225,7 +224,7 @@ func (a *assembly) rotateBlocksBySets(cells []int, best *matches) bool {
 						// A shift is kept only below before−1e-6: past that
 						// its sum may stop (exactly so with no negative pair).
 						under := math.NaN()
-						if positive {
+						if a.positive {
 							under = before - 1e-6
 						}
 						shifts := min(maxShift, l-1)
@@ -240,7 +239,7 @@ func (a *assembly) rotateBlocksBySets(cells []int, best *matches) bool {
 								shift(sd)
 								if after := a.setCostUnder(cells, set, inSet, under); after < before-1e-6 {
 									moved, before, undo = true, after, false
-									if positive {
+									if a.positive {
 										under = before - 1e-6
 									}
 									for j, c := range set {
@@ -423,7 +422,6 @@ var blockShapes = [][2]int{{1, 1}, {1, 2}, {2, 1}, {2, 2}}
 func (a *assembly) swapBlocks(cells []int, best *matches) bool {
 	n := a.n
 	doubt := a.doubtful(cells, best)
-	positive := nonNegative(a.right) && nonNegative(a.down)
 	inSet := make([]bool, n*n)
 	var set []int
 	moved := false
@@ -469,26 +467,61 @@ func (a *assembly) swapBlocks(cells []int, best *matches) bool {
 			slices.Sort(kept)
 			tops = kept
 		}
+		// A pair of blocks with no seam between them costs the sum of
+		// their own prices, kept current as swaps change them: each pair
+		// then costs one pricing (after the swap), not two.
+		blocks := make([][]int, len(tops))
+		own := make([]float64, len(tops))
+		priceOwn := func(i int) {
+			for _, c := range blocks[i] {
+				inSet[c] = true
+			}
+			own[i] = a.setCost(cells, blocks[i], inSet)
+			for _, c := range blocks[i] {
+				inSet[c] = false
+			}
+		}
 		for i, p := range tops {
-			bp := block(p)
-			for _, q := range tops[i+1:] {
-				if q/n < p/n+h && p/n < q/n+h && q%n < p%n+w && p%n < q%n+w {
+			blocks[i] = block(p)
+			priceOwn(i)
+		}
+		// near reports whether blocks at p and q (top-left cells) overlap
+		// or share a seam, with margin cells between them (0 or 1).
+		near := func(p, q, margin int) bool {
+			pr, pc, qr, qc := p/n, p%n, q/n, q%n
+			rows := qr < pr+h+margin && pr < qr+h+margin
+			cols := qc < pc+w+margin && pc < qc+w+margin
+			if margin == 0 {
+				return rows && cols
+			}
+			// Touching along a side, not only at a corner.
+			return rows && (qc < pc+w && pc < qc+w) || cols && (qr < pr+h && pr < qr+h)
+		}
+		for i, p := range tops {
+			bp := blocks[i]
+			for j := i + 1; j < len(tops); j++ {
+				q := tops[j]
+				if near(p, q, 0) {
 					continue // overlapping (or the same)
 				}
-				bq := block(q)
+				bq := blocks[j]
 				set = append(append(set[:0], bp...), bq...)
 				for _, c := range set {
 					inSet[c] = true
 				}
-				before := a.setCost(cells, set, inSet)
+				before := own[i] + own[j]
+				if near(p, q, 1) {
+					before = a.setCost(cells, set, inSet)
+				}
 				under := math.NaN() // see rotateBlocks
-				if positive {
+				if a.positive {
 					under = before - 1e-6
 				}
 				for k := range bp {
 					cells[bp[k]], cells[bq[k]] = cells[bq[k]], cells[bp[k]]
 				}
-				if a.setCostUnder(cells, set, inSet, under) < before-1e-6 {
+				swapped := a.setCostUnder(cells, set, inSet, under) < before-1e-6
+				if swapped {
 					moved = true
 				} else {
 					for k := range bp {
@@ -497,6 +530,13 @@ func (a *assembly) swapBlocks(cells []int, best *matches) bool {
 				}
 				for _, c := range set {
 					inSet[c] = false
+				}
+				if swapped {
+					for k, t := range tops {
+						if near(t, p, 1) || near(t, q, 1) {
+							priceOwn(k)
+						}
+					}
 				}
 			}
 		}
