@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/draw"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/jigbench/jigbench/core/puzzle"
@@ -143,12 +146,15 @@ var photos = []string{"Aqua.jpg", "Dune.jpg", "FreshFlower.jpg", "Garden.jpg", "
 const photoDir = "/usr/share/backgrounds/mate/nature"
 
 // loadPhoto reads a mate-backgrounds photograph by name, or any image by
-// its absolute path (the surveys' held-out sets).
+// its absolute path (the surveys' held-out sets); a name ending in
+// "#square" is the largest square at the picture's centre, so that a
+// held-out set is the installed files themselves, cut the same way each
+// time (README, held-out photographs).
 func loadPhoto(t testing.TB, name string) *render.Source {
 	t.Helper()
-	path := name
-	if !filepath.IsAbs(name) {
-		path = filepath.Join(photoDir, name)
+	path, square := strings.CutSuffix(name, "#square")
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(photoDir, path)
 	}
 	src, err := render.LoadSource(path)
 	if os.IsNotExist(err) || err != nil && !fileExists(path) {
@@ -156,6 +162,15 @@ func loadPhoto(t testing.TB, name string) *render.Source {
 	}
 	if err != nil {
 		t.Fatal(err)
+	}
+	if square {
+		img := src.RGBA()
+		b := img.Bounds()
+		side := min(b.Dx(), b.Dy())
+		x0, y0 := b.Min.X+(b.Dx()-side)/2, b.Min.Y+(b.Dy()-side)/2
+		sq := image.NewRGBA(image.Rect(0, 0, side, side))
+		draw.Draw(sq, sq.Bounds(), img, image.Pt(x0, y0), draw.Src)
+		src = render.SourceFromImage(src.Name, sq)
 	}
 	return src
 }
