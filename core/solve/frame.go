@@ -460,57 +460,52 @@ func (a *assembly) swapBlocks(cells []int, best *matches) bool {
 				order[i] = i
 			}
 			slices.SortStableFunc(order, func(i, j int) int { return cmp.Compare(price[j], price[i]) })
-			kept := make([]int, maxSwapBlocks*n)
-			for i := range kept {
-				kept[i] = tops[order[i]]
+			order = order[:maxSwapBlocks*n]
+			slices.Sort(order) // the kept blocks in cell order, as before
+			keptTops, keptPrice := make([]int, len(order)), make([]float64, len(order))
+			for k, i := range order {
+				keptTops[k], keptPrice[k] = tops[i], price[i]
 			}
-			slices.Sort(kept)
-			tops = kept
+			tops, price = keptTops, keptPrice
 		}
 		// A pair of blocks with no seam between them costs the sum of
 		// their own prices, kept current as swaps change them: each pair
 		// then costs one pricing (after the swap), not two.
 		blocks := make([][]int, len(tops))
-		own := make([]float64, len(tops))
-		priceOwn := func(i int) {
+		for i, p := range tops {
+			blocks[i] = block(p)
+		}
+		reprice := func(i int) {
 			for _, c := range blocks[i] {
 				inSet[c] = true
 			}
-			own[i] = a.setCost(cells, blocks[i], inSet)
+			price[i] = a.setCost(cells, blocks[i], inSet)
 			for _, c := range blocks[i] {
 				inSet[c] = false
 			}
 		}
-		for i, p := range tops {
-			blocks[i] = block(p)
-			priceOwn(i)
-		}
-		// near reports whether blocks at p and q (top-left cells) overlap
-		// or share a seam, with margin cells between them (0 or 1).
-		near := func(p, q, margin int) bool {
-			pr, pc, qr, qc := p/n, p%n, q/n, q%n
-			rows := qr < pr+h+margin && pr < qr+h+margin
-			cols := qc < pc+w+margin && pc < qc+w+margin
-			if margin == 0 {
-				return rows && cols
-			}
-			// Touching along a side, not only at a corner.
-			return rows && (qc < pc+w && pc < qc+w) || cols && (qr < pr+h && pr < qr+h)
+		// overlap reports whether the blocks at p and q (top-left cells)
+		// share a cell; joined, whether they share a cell or a seam.
+		span := func(u, v, size, margin int) bool { return v < u+size+margin && u < v+size+margin }
+		overlap := func(p, q int) bool { return span(p/n, q/n, h, 0) && span(p%n, q%n, w, 0) }
+		joined := func(p, q int) bool {
+			rows, cols := span(p/n, q/n, h, 0), span(p%n, q%n, w, 0)
+			return rows && span(p%n, q%n, w, 1) || cols && span(p/n, q/n, h, 1)
 		}
 		for i, p := range tops {
 			bp := blocks[i]
 			for j := i + 1; j < len(tops); j++ {
 				q := tops[j]
-				if near(p, q, 0) {
-					continue // overlapping (or the same)
+				if overlap(p, q) {
+					continue // (or the same)
 				}
 				bq := blocks[j]
 				set = append(append(set[:0], bp...), bq...)
 				for _, c := range set {
 					inSet[c] = true
 				}
-				before := own[i] + own[j]
-				if near(p, q, 1) {
+				before := price[i] + price[j]
+				if joined(p, q) {
 					before = a.setCost(cells, set, inSet)
 				}
 				under := math.NaN() // see rotateBlocks
@@ -533,8 +528,8 @@ func (a *assembly) swapBlocks(cells []int, best *matches) bool {
 				}
 				if swapped {
 					for k, t := range tops {
-						if near(t, p, 1) || near(t, q, 1) {
-							priceOwn(k)
+						if joined(t, p) || joined(t, q) {
+							reprice(k)
 						}
 					}
 				}
