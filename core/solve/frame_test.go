@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -175,4 +176,129 @@ func TestSetCostUnder(t *testing.T) {
 			inSet[c] = false
 		}
 	}
+}
+
+// TestSwapBlocksLikePricingEveryPair: swapBlocks, which prices a pair of
+// blocks with no seam between them by the blocks' own prices and keeps
+// those current as swaps change them, makes exactly the swaps of the plain
+// search that prices both sides of every pair afresh (swapBlocksPlain), on
+// scrambled 8×8 and 12×12 grids where one pass makes several swaps — so a
+// price left stale by a swap would show.
+func TestSwapBlocksLikePricingEveryPair(t *testing.T) {
+	for seed := range uint64(12) {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		n := 8 + 4*int(seed%2)
+		m := n * n
+		a := &assembly{n: n, m: m, right: make([]float32, m*m), down: make([]float32, m*m)}
+		for x := range m {
+			for y := range m {
+				a.right[x*m+y] = 0.2 + 0.8*rng.Float32()
+				a.down[x*m+y] = 0.2 + 0.8*rng.Float32()
+			}
+			if x%n+1 < n {
+				a.right[x*m+x+1] = 0.1 * rng.Float32()
+			}
+			if x+n < m {
+				a.down[x*m+x+n] = 0.1 * rng.Float32()
+			}
+		}
+		a.positive = nonNegative(a.right) && nonNegative(a.down)
+		cells := make([]int, m)
+		for c := range cells {
+			cells[c] = c
+		}
+		for range m / 4 { // exchange random 1×2 blocks
+			p, q := rng.IntN(m-1), rng.IntN(m-1)
+			if p%n == n-1 || q%n == n-1 || p/2 == q/2 || max(p, q)-min(p, q) < 2 {
+				continue
+			}
+			cells[p], cells[q], cells[p+1], cells[q+1] = cells[q], cells[p], cells[q+1], cells[p+1]
+		}
+		best := a.bestMatches()
+		want := slices.Clone(cells)
+		wantMoved, swaps := a.swapBlocksPlain(want, best)
+		got := slices.Clone(cells)
+		gotMoved := a.swapBlocks(got, best)
+		if gotMoved != wantMoved || !slices.Equal(got, want) {
+			t.Fatalf("seed %d (%d×%d): swapBlocks moved %v to %v, the plain search %v to %v", seed, n, n, gotMoved, got, wantMoved, want)
+		}
+		if seed == 0 && swaps < 2 {
+			t.Fatalf("seed 0 made %d swaps: the test needs a pass with several", swaps)
+		}
+	}
+}
+
+// swapBlocksPlain is swapBlocks as first written: the same blocks in the
+// same order, each pair priced by every seam around it before and after
+// the exchange. It returns whether it swapped and how many times.
+func (a *assembly) swapBlocksPlain(cells []int, best *matches) (bool, int) {
+	n := a.n
+	doubt := a.doubtful(cells, best)
+	inSet := make([]bool, n*n)
+	swaps := 0
+	for _, sh := range blockShapes {
+		h, w := sh[0], sh[1]
+		block := func(p int) []int {
+			var out []int
+			for dr := range h {
+				for dc := range w {
+					out = append(out, p+dr*n+dc)
+				}
+			}
+			return out
+		}
+		cost := func(set []int) float64 {
+			for _, c := range set {
+				inSet[c] = true
+			}
+			s := a.setCost(cells, set, inSet)
+			for _, c := range set {
+				inSet[c] = false
+			}
+			return s
+		}
+		var tops []int
+		var price []float64
+		for r := 0; r+h <= n; r++ {
+			for c := 0; c+w <= n; c++ {
+				if b := block(r*n + c); slices.ContainsFunc(b, func(c int) bool { return doubt[c] }) {
+					tops, price = append(tops, r*n+c), append(price, cost(b))
+				}
+			}
+		}
+		if len(tops) > maxSwapBlocks*n {
+			order := make([]int, len(tops))
+			for i := range order {
+				order[i] = i
+			}
+			slices.SortStableFunc(order, func(i, j int) int { return cmp.Compare(price[j], price[i]) })
+			kept := make([]int, maxSwapBlocks*n)
+			for i := range kept {
+				kept[i] = tops[order[i]]
+			}
+			slices.Sort(kept)
+			tops = kept
+		}
+		for i, p := range tops {
+			for _, q := range tops[i+1:] {
+				if q/n < p/n+h && p/n < q/n+h && q%n < p%n+w && p%n < q%n+w {
+					continue
+				}
+				bp, bq := block(p), block(q)
+				set := append(slices.Clone(bp), bq...)
+				before := cost(set)
+				for k := range bp {
+					cells[bp[k]], cells[bq[k]] = cells[bq[k]], cells[bp[k]]
+				}
+				if cost(set) < before-1e-6 {
+					swaps++
+					continue
+				}
+				for k := range bp {
+					cells[bp[k]], cells[bq[k]] = cells[bq[k]], cells[bp[k]]
+				}
+			}
+		}
+	}
+	return swaps > 0, swaps
 }
