@@ -436,21 +436,31 @@ func (a *assembly) swapBlocks(cells []int, best *matches) bool {
 			}
 			return out
 		}
-		var tops []int // blocks holding a doubtful cell
-		var price []float64
+		// The blocks holding a doubtful cell (top-left cell, cells), each
+		// priced by the seams touching it. A pair of blocks with no seam
+		// between them costs the sum of their prices, kept current as swaps
+		// change them: each pair then costs one pricing (after the swap).
+		var tops []int
+		var blocks [][]int
 		for r := 0; r+h <= n; r++ {
 			for c := 0; c+w <= n; c++ {
 				if b := block(r*n + c); slices.ContainsFunc(b, func(c int) bool { return doubt[c] }) {
-					tops = append(tops, r*n+c)
-					for _, c := range b {
-						inSet[c] = true
-					}
-					price = append(price, a.setCost(cells, b, inSet))
-					for _, c := range b {
-						inSet[c] = false
-					}
+					tops, blocks = append(tops, r*n+c), append(blocks, b)
 				}
 			}
+		}
+		price := make([]float64, len(tops))
+		reprice := func(i int) {
+			for _, c := range blocks[i] {
+				inSet[c] = true
+			}
+			price[i] = a.setCost(cells, blocks[i], inSet)
+			for _, c := range blocks[i] {
+				inSet[c] = false
+			}
+		}
+		for i := range tops {
+			reprice(i)
 		}
 		if len(tops) > maxSwapBlocks*n {
 			// Where much is doubtful (a wide featureless sky), only the
@@ -461,28 +471,11 @@ func (a *assembly) swapBlocks(cells []int, best *matches) bool {
 			}
 			slices.SortStableFunc(order, func(i, j int) int { return cmp.Compare(price[j], price[i]) })
 			order = order[:maxSwapBlocks*n]
-			slices.Sort(order) // the kept blocks in cell order, as before
-			keptTops, keptPrice := make([]int, len(order)), make([]float64, len(order))
+			slices.Sort(order) // the kept blocks in cell order; k ≤ i, so in place
 			for k, i := range order {
-				keptTops[k], keptPrice[k] = tops[i], price[i]
+				tops[k], blocks[k], price[k] = tops[i], blocks[i], price[i]
 			}
-			tops, price = keptTops, keptPrice
-		}
-		// A pair of blocks with no seam between them costs the sum of
-		// their own prices, kept current as swaps change them: each pair
-		// then costs one pricing (after the swap), not two.
-		blocks := make([][]int, len(tops))
-		for i, p := range tops {
-			blocks[i] = block(p)
-		}
-		reprice := func(i int) {
-			for _, c := range blocks[i] {
-				inSet[c] = true
-			}
-			price[i] = a.setCost(cells, blocks[i], inSet)
-			for _, c := range blocks[i] {
-				inSet[c] = false
-			}
+			tops, blocks, price = tops[:len(order)], blocks[:len(order)], price[:len(order)]
 		}
 		// overlap reports whether the blocks at p and q (top-left cells)
 		// share a cell; joined, whether they share a cell or a seam.
