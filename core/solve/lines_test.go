@@ -1,0 +1,121 @@
+package solve
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/jigbench/jigbench/core/puzzle"
+)
+
+// uniformTabAssembly is an n×n shape sheet whose pieces all have a blank
+// on the left and the top and a tab on the right and the bottom (flat on
+// the border), so that any order of a row's inner pieces interlocks: the
+// sheet where only content can order a line. Piece x belongs in cell x;
+// true neighbours cost 1, every other pair that fits 5–9.
+func uniformTabAssembly(n int, seed uint64) *assembly {
+	m := n * n
+	sides := make([]puzzle.Sides, m)
+	for x := range m {
+		r, c := x/n, x%n
+		s := puzzle.Sides{puzzle.Blank, puzzle.Tab, puzzle.Tab, puzzle.Blank}
+		if r == 0 {
+			s[puzzle.Top] = puzzle.Flat
+		}
+		if r == n-1 {
+			s[puzzle.Bottom] = puzzle.Flat
+		}
+		if c == 0 {
+			s[puzzle.Left] = puzzle.Flat
+		}
+		if c == n-1 {
+			s[puzzle.Right] = puzzle.Flat
+		}
+		sides[x] = s
+	}
+	rng := rand.New(rand.NewPCG(seed, 7))
+	cm := &compatMatrix{m: m, d: [2][]float32{make([]float32, m*m), make([]float32, m*m)}}
+	inf := float32(math.Inf(1))
+	for x := range m {
+		for y := range m {
+			sx, sy := sides[x], sides[y]
+			right, down := float32(5+rng.IntN(5)), float32(5+rng.IntN(5))
+			// Beside each other: no flat side between them, and both on
+			// the top (bottom) border or neither.
+			if x == y || sx[puzzle.Right] == puzzle.Flat || sy[puzzle.Left] == puzzle.Flat ||
+				(sx[puzzle.Top] == puzzle.Flat) != (sy[puzzle.Top] == puzzle.Flat) ||
+				(sx[puzzle.Bottom] == puzzle.Flat) != (sy[puzzle.Bottom] == puzzle.Flat) {
+				right = inf
+			}
+			if x == y || sx[puzzle.Bottom] == puzzle.Flat || sy[puzzle.Top] == puzzle.Flat ||
+				(sx[puzzle.Left] == puzzle.Flat) != (sy[puzzle.Left] == puzzle.Flat) ||
+				(sx[puzzle.Right] == puzzle.Flat) != (sy[puzzle.Right] == puzzle.Flat) {
+				down = inf
+			}
+			cm.d[dirRight][x*m+y], cm.d[dirDown][x*m+y] = right, down
+		}
+		if x%n+1 < n {
+			cm.d[dirRight][x*m+x+1] = 1
+		}
+		if x+n < m {
+			cm.d[dirDown][x*m+x+n] = 1
+		}
+	}
+	return newAssembly(n, sides, cm, true)
+}
+
+// TestReorderLinesRestoresBands: a band of rows (or columns) along a border
+// or inside the grid, each line holding its own pieces in a scrambled order
+// that still interlocks, comes back to the true arrangement, and the true
+// arrangement is left alone.
+func TestReorderLinesRestoresBands(t *testing.T) {
+	const n = 10
+	a := uniformTabAssembly(n, 1)
+	truth := make([]int, n*n)
+	for i := range truth {
+		truth[i] = i
+	}
+	both := []bool{true, false}
+	if a.reorderLinesOn(slices.Clone(truth), both) {
+		t.Fatal("reorderLines changed the true arrangement")
+	}
+	rng := rand.New(rand.NewPCG(2, 3))
+	// scramble shuffles the inner positions of lines lo…hi.
+	scramble := func(byRow bool, lo, hi int) []int {
+		cells := slices.Clone(truth)
+		ax := a.axis(byRow)
+		for line := lo; line <= hi; line++ {
+			perm := rng.Perm(n - 2)
+			for j, k := range perm {
+				cells[ax.cell(line, j+1)] = truth[ax.cell(line, k+1)]
+			}
+		}
+		return cells
+	}
+	for _, tc := range []struct {
+		name   string
+		byRow  bool
+		lo, hi int
+	}{
+		{"top three rows", true, 0, 2},
+		{"bottom two rows", true, n - 2, n - 1},
+		{"rows inside", true, 4, 6},
+		{"left three columns", false, 0, 2},
+		{"one column inside", false, 5, 5},
+	} {
+		cells := scramble(tc.byRow, tc.lo, tc.hi)
+		if math.IsInf(a.cost(cells), 1) {
+			t.Fatalf("%s: the scrambled arrangement does not interlock", tc.name)
+		}
+		if !a.reorderLinesOn(cells, both) || !slices.Equal(cells, truth) {
+			wrong := 0
+			for c, x := range cells {
+				if x != truth[c] {
+					wrong++
+				}
+			}
+			t.Errorf("%s: %d pieces left out of their cells", tc.name, wrong)
+		}
+	}
+}
