@@ -310,12 +310,22 @@ func (a *assembly) beam(width int) (cells, partial []int) {
 		for i, e := range exts {
 			order = append(order, uint64(math.Float32bits(float32(e.cost)))<<32|uint64(i))
 		}
-		slices.Sort(order)
+		// The beam fills from about the first 1.3·w of several thousand
+		// (32×32): only the 2·w smallest are sorted first, the rest only if
+		// they are reached. The keys are distinct, so the order is the full
+		// sort's.
+		sorted := min(len(order), 2*w)
+		selectSmallest(order, sorted)
+		slices.Sort(order[:sorted])
 		next := make([]beamState, 0, min(w, len(exts)))
 		seen := make(map[uint64]struct{}, min(w, len(exts)))
 		perUsed := make(map[uint64]int, min(w, len(exts)))
 		perShape := make(map[uint64]int, min(w, len(exts)))
-		for _, o := range order {
+		for oi, o := range order {
+			if oi == sorted {
+				slices.Sort(order[sorted:])
+				sorted, o = len(order), order[oi]
+			}
 			e := exts[uint32(o)]
 			if len(next) == w {
 				break
@@ -813,4 +823,46 @@ func gapPriced(v float32) float64 {
 		return gapPenalty
 	}
 	return float64(v)
+}
+
+// selectSmallest reorders keys so that its first k are its k smallest, in
+// no particular order (quickselect, median-of-three pivots).
+func selectSmallest(keys []uint64, k int) {
+	lo, hi := 0, len(keys)-1
+	for lo < hi && k > lo && k <= hi {
+		mid := lo + (hi-lo)/2
+		if keys[mid] < keys[lo] {
+			keys[mid], keys[lo] = keys[lo], keys[mid]
+		}
+		if keys[hi] < keys[lo] {
+			keys[hi], keys[lo] = keys[lo], keys[hi]
+		}
+		if keys[hi] < keys[mid] {
+			keys[hi], keys[mid] = keys[mid], keys[hi]
+		}
+		pivot := keys[mid]
+		i, j := lo, hi
+		for i <= j {
+			for keys[i] < pivot {
+				i++
+			}
+			for keys[j] > pivot {
+				j--
+			}
+			if i <= j {
+				keys[i], keys[j] = keys[j], keys[i]
+				i++
+				j--
+			}
+		}
+		// keys[lo..j] ≤ pivot ≤ keys[i..hi], and keys[j+1..i-1] = pivot.
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return
+		}
+	}
 }

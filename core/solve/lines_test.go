@@ -119,3 +119,33 @@ func TestReorderLinesRestoresBands(t *testing.T) {
 		}
 	}
 }
+
+// TestSelectSmallest: the first k keys after selectSmallest are the k
+// smallest, on random keys with and without repeats, for every k.
+func TestSelectSmallest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, size := range []int{0, 1, 2, 3, 10, 100, 1000} {
+		for _, spread := range []int{3, 1 << 30} {
+			keys := make([]uint64, size)
+			for i := range keys {
+				keys[i] = uint64(rng.IntN(spread))
+			}
+			want := slices.Clone(keys)
+			slices.Sort(want)
+			for k := 0; k <= size; k += 1 + size/37 {
+				got := slices.Clone(keys)
+				selectSmallest(got, k)
+				head := slices.Clone(got[:k])
+				slices.Sort(head)
+				if !slices.Equal(head, want[:k]) {
+					t.Fatalf("size %d spread %d k %d: first k are not the k smallest", size, spread, k)
+				}
+				rest := slices.Clone(got)
+				slices.Sort(rest)
+				if !slices.Equal(rest, want) {
+					t.Fatalf("size %d spread %d k %d: keys lost", size, spread, k)
+				}
+			}
+		}
+	}
+}
