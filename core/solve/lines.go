@@ -402,7 +402,11 @@ func (a *assembly) reorderLines(cells []int) bool {
 }
 
 // reorderLinesOn is reorderLines on rows (true) and/or columns (false).
+// A line's pieces are a 64-bit set in its beam: above 64×64 it does nothing.
 func (a *assembly) reorderLinesOn(cells []int, axes []bool) bool {
+	if a.n > 64 {
+		return false
+	}
 	improved := false
 	for range lineRounds {
 		if !a.reorderLinesOnce(cells, axes) {

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/jigbench/jigbench/core/puzzle"
+	"github.com/jigbench/jigbench/core/render"
+	"github.com/jigbench/jigbench/core/render/demo"
 )
 
 // uniformTabAssembly is an n×n shape sheet whose pieces all have a blank
@@ -147,5 +149,23 @@ func TestSelectSmallest(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestShapeSkyRowsReordered: on sunset-sea's 32×32 shape sheet (1024 px)
+// every beam dies and the greedy's answer has the rows of the sea and the
+// sky each right but wrongly ordered (PA 0.864); reordering them places
+// 98 % of the pieces.
+func TestShapeSkyRowsReordered(t *testing.T) {
+	if raceEnabled || testing.Short() {
+		t.Skip("a 32×32 solve: too slow under the race detector")
+	}
+	img, err := demo.Image("sunset-sea")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen := generate(t, render.SourceFromImage("sunset-sea", img), 32, 1, puzzle.DefaultOptions())
+	if _, correct, _ := solveSheet(t, gen, false); float64(correct)/1024 < 0.98 {
+		t.Fatalf("sunset-sea 32×32 shape: PA %.4f, want ≥ 0.98", float64(correct)/1024)
 	}
 }
