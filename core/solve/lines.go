@@ -284,9 +284,8 @@ func (a *assembly) peelLines(ax lineAxis, cells []int, from, close, to, step int
 	bands := []band{{cells: cells}}
 	var best []int
 	bestCost := math.Inf(1)
-	inGrid := func(l int) bool { return l >= 0 && l < n }
 	for line := from; ; line += step {
-		beyond := inGrid(line + step)
+		beyond := line+step >= 0 && line+step < n
 		// A line is priced against the line before it in the peel, and
 		// when the band ends there against the line beyond it too.
 		against := func(ending bool) (withPrev, withNext bool) {
@@ -472,18 +471,16 @@ func (a *assembly) reorderLinesOnce(cells []int, axes []bool) bool {
 	slices.SortStableFunc(peels, func(p, q *peel) int { return cmp.Compare(p.cost, q.cost) })
 	first := peels[0]
 	copy(cells, first.cells)
-	span := func(p *peel) (int, int) { return min(p.from, p.to), max(p.from, p.to) }
-	var taken [][2]int
-	lo, hi := span(first)
-	taken = append(taken, [2]int{lo, hi})
+	span := func(p *peel) [2]int { return [2]int{min(p.from, p.to), max(p.from, p.to)} }
+	taken := [][2]int{span(first)}
 	ax := a.axis(first.byRow)
 	for _, p := range peels[1:] {
-		lo, hi := span(p)
-		if p.byRow != first.byRow || slices.ContainsFunc(taken, func(t [2]int) bool { return lo <= t[1]+1 && t[0] <= hi+1 }) {
+		lines := span(p)
+		if p.byRow != first.byRow || slices.ContainsFunc(taken, func(t [2]int) bool { return lines[0] <= t[1]+1 && t[0] <= lines[1]+1 }) {
 			continue
 		}
-		taken = append(taken, [2]int{lo, hi})
-		for line := lo; line <= hi; line++ {
+		taken = append(taken, lines)
+		for line := lines[0]; line <= lines[1]; line++ {
 			for j := range n {
 				c := ax.cell(line, j)
 				cells[c] = p.cells[c]
