@@ -16,43 +16,48 @@ import (
 // the border), so that any order of a row's inner pieces interlocks: the
 // sheet where only content can order a line. Piece x belongs in cell x;
 // true neighbours cost 1, every other pair that fits 5–9.
-func uniformTabAssembly(n int, seed uint64) *assembly {
+func uniformTabAssembly(n int, seed uint64) *assembly { return tabAssembly(n, seed, false) }
+
+// tabAssembly is uniformTabAssembly, or with mixed the same sheet with
+// each inner side a tab or a blank at random (facing sides interlocking).
+func tabAssembly(n int, seed uint64, mixed bool) *assembly {
 	m := n * n
+	rng := rand.New(rand.NewPCG(seed, 7))
 	sides := make([]puzzle.Sides, m)
 	for x := range m {
+		sides[x] = puzzle.Sides{puzzle.Blank, puzzle.Tab, puzzle.Tab, puzzle.Blank}
+	}
+	for x := range m {
 		r, c := x/n, x%n
-		s := puzzle.Sides{puzzle.Blank, puzzle.Tab, puzzle.Tab, puzzle.Blank}
+		if mixed && c+1 < n && rng.IntN(2) == 0 {
+			sides[x][puzzle.Right], sides[x+1][puzzle.Left] = puzzle.Blank, puzzle.Tab
+		}
+		if mixed && r+1 < n && rng.IntN(2) == 0 {
+			sides[x][puzzle.Bottom], sides[x+n][puzzle.Top] = puzzle.Blank, puzzle.Tab
+		}
 		if r == 0 {
-			s[puzzle.Top] = puzzle.Flat
+			sides[x][puzzle.Top] = puzzle.Flat
 		}
 		if r == n-1 {
-			s[puzzle.Bottom] = puzzle.Flat
+			sides[x][puzzle.Bottom] = puzzle.Flat
 		}
 		if c == 0 {
-			s[puzzle.Left] = puzzle.Flat
+			sides[x][puzzle.Left] = puzzle.Flat
 		}
 		if c == n-1 {
-			s[puzzle.Right] = puzzle.Flat
+			sides[x][puzzle.Right] = puzzle.Flat
 		}
-		sides[x] = s
 	}
-	rng := rand.New(rand.NewPCG(seed, 7))
 	cm := &compatMatrix{m: m, d: [2][]float32{make([]float32, m*m), make([]float32, m*m)}}
 	inf := float32(math.Inf(1))
 	for x := range m {
 		for y := range m {
-			sx, sy := sides[x], sides[y]
 			right, down := float32(5+rng.IntN(5)), float32(5+rng.IntN(5))
-			// Beside each other: no flat side between them, and both on
-			// the top (bottom) border or neither.
-			if x == y || sx[puzzle.Right] == puzzle.Flat || sy[puzzle.Left] == puzzle.Flat ||
-				(sx[puzzle.Top] == puzzle.Flat) != (sy[puzzle.Top] == puzzle.Flat) ||
-				(sx[puzzle.Bottom] == puzzle.Flat) != (sy[puzzle.Bottom] == puzzle.Flat) {
+			px, py := &cutPiece{sides: sides[x]}, &cutPiece{sides: sides[y]}
+			if x == y || !canPair(px, py, dirRight, true) {
 				right = inf
 			}
-			if x == y || sx[puzzle.Bottom] == puzzle.Flat || sy[puzzle.Top] == puzzle.Flat ||
-				(sx[puzzle.Left] == puzzle.Flat) != (sy[puzzle.Left] == puzzle.Flat) ||
-				(sx[puzzle.Right] == puzzle.Flat) != (sy[puzzle.Right] == puzzle.Flat) {
+			if x == y || !canPair(px, py, dirDown, true) {
 				down = inf
 			}
 			cm.d[dirRight][x*m+y], cm.d[dirDown][x*m+y] = right, down

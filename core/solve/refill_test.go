@@ -1,0 +1,132 @@
+package solve
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/jigbench/jigbench/core/puzzle"
+	"github.com/jigbench/jigbench/core/render"
+	"github.com/jigbench/jigbench/core/render/demo"
+)
+
+// TestRefillDoubtfulRestoresBlock: a block of cells whose pieces are
+// shuffled among themselves — misfits and all on a sheet of mixed tabs —
+// is filled again with every piece in its cell, wherever the block lies;
+// the true arrangement is left alone.
+func TestRefillDoubtfulRestoresBlock(t *testing.T) {
+	const n = 10
+	for _, mixed := range []bool{false, true} {
+		a := tabAssembly(n, 3, mixed)
+		truth := make([]int, n*n)
+		for i := range truth {
+			truth[i] = i
+		}
+		if a.refillDoubtful(slices.Clone(truth)) {
+			t.Fatalf("mixed %v: refillDoubtful changed the true arrangement", mixed)
+		}
+		rng := rand.New(rand.NewPCG(4, 5))
+		for _, b := range []struct{ r0, c0, r1, c1 int }{
+			{2, 3, 5, 7}, // inside
+			{0, 0, 2, 9}, // the top rows, corners and all
+			{6, 0, 9, 4}, // the bottom-left corner
+			{3, 8, 8, 9}, // along the right border
+			{1, 1, 8, 4}, // a tall block
+			{4, 4, 4, 6}, // three cells
+		} {
+			var block []int
+			for r := b.r0; r <= b.r1; r++ {
+				for c := b.c0; c <= b.c1; c++ {
+					block = append(block, r*n+c)
+				}
+			}
+			cells := slices.Clone(truth)
+			// Shuffle within each class of flat sides, as any answer
+			// has it (a corner piece in a corner).
+			byFlats := map[[4]bool][]int{}
+			for _, c := range block {
+				f := cellFlats(n, c/n, c%n)
+				byFlats[f] = append(byFlats[f], c)
+			}
+			for _, cs := range byFlats {
+				for i, j := range rng.Perm(len(cs)) {
+					cells[cs[i]] = truth[cs[j]]
+				}
+			}
+			if slices.Equal(cells, truth) {
+				continue
+			}
+			if !a.refillDoubtful(cells) || !slices.Equal(cells, truth) {
+				wrong := 0
+				for c, x := range cells {
+					if x != truth[c] {
+						wrong++
+					}
+				}
+				t.Errorf("mixed %v, block %v: %d pieces left out of their cells", mixed, b, wrong)
+			}
+		}
+	}
+}
+
+// TestRefillFramedByKeptCells: pieces that say nothing about one another
+// (every seam between them priced alike) are placed by the kept cells
+// around them — the frame the refill beam has and a fill from a corner
+// does not.
+func TestRefillFramedByKeptCells(t *testing.T) {
+	const n = 10
+	a := tabAssembly(n, 6, true)
+	m := n * n
+	truth := make([]int, m)
+	for i := range truth {
+		truth[i] = i
+	}
+	var band []int // rows 4–5, columns 1–8
+	for r := 4; r <= 5; r++ {
+		for c := 1; c <= 8; c++ {
+			band = append(band, r*n+c)
+		}
+	}
+	for _, x := range band {
+		for _, y := range band {
+			for _, d := range [][]float32{a.right, a.down} {
+				if d[x*m+y] < 100 {
+					d[x*m+y] = 5
+				}
+			}
+		}
+	}
+	cells := slices.Clone(truth)
+	rng := rand.New(rand.NewPCG(8, 9))
+	for i, j := range rng.Perm(len(band)) {
+		cells[band[i]] = truth[band[j]]
+	}
+	got := a.refill(cells, band, refillWidth)
+	if !slices.Equal(got, truth) {
+		wrong := 0
+		for c, x := range got {
+			if x != truth[c] {
+				wrong++
+			}
+		}
+		t.Fatalf("%d of the band's %d pieces out of their cells", wrong, len(band))
+	}
+}
+
+// TestShapeNightCityRefilled: on night-city's 32×32 shape sheet (1024 px)
+// every beam dies and the greedy's answer leaves pieces that do not
+// interlock at the edge of its sure region (PA 0.922); refilling what is
+// outside that region places every piece.
+func TestShapeNightCityRefilled(t *testing.T) {
+	if raceEnabled || testing.Short() {
+		t.Skip("a 32×32 solve: too slow under the race detector")
+	}
+	img, err := demo.Image("night-city")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen := generate(t, render.SourceFromImage("night-city", img), 32, 1, puzzle.DefaultOptions())
+	if _, correct, _ := solveSheet(t, gen, false); correct != 1024 {
+		t.Fatalf("night-city 32×32 shape: PA %.4f, want 1", float64(correct)/1024)
+	}
+}
