@@ -4,10 +4,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-
-	"github.com/jigbench/jigbench/core/puzzle"
-	"github.com/jigbench/jigbench/core/render"
-	"github.com/jigbench/jigbench/core/render/demo"
 )
 
 // TestRefillDoubtfulRestoresBlock: a block of cells whose pieces are
@@ -121,12 +117,7 @@ func TestShapeNightCityRefilled(t *testing.T) {
 	if raceEnabled || testing.Short() {
 		t.Skip("a 32×32 solve: too slow under the race detector")
 	}
-	img, err := demo.Image("night-city")
-	if err != nil {
-		t.Fatal(err)
-	}
-	gen := generate(t, render.SourceFromImage("night-city", img), 32, 1, puzzle.DefaultOptions())
-	if _, correct, _ := solveSheet(t, gen, false); correct != 1024 {
-		t.Fatalf("night-city 32×32 shape: PA %.4f, want 1", float64(correct)/1024)
+	if pa := demoShapePA(t, "night-city", 32); pa != 1 {
+		t.Fatalf("night-city 32×32 shape: PA %.4f, want 1", pa)
 	}
 }
