@@ -598,7 +598,7 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		base.reassign(best)
 		base.improve(best)
 	}
-	if shaped && beamDied && n <= shapeBeamMax && best != nil {
+	if shaped && beamDied && n <= refillMax && best != nil {
 		// What the greedy grew last, outside the region its seams vouch
 		// for, is filled again by a beam framed by that region (refill.go).
 		base.refillDoubtful(best)

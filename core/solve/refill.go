@@ -21,10 +21,17 @@ import (
 // the region's edge are where a wrong piece joins it by a seam that
 // happens to be a best buddy), each polished; the cheapest is kept if it lowers the cost (docs: README,
 // "Refilling the doubtful part"). 32×32 shape night-city 0.922 → 1,
-// moonlit-bay 0.710 → 0.959, harbor-town 0.954 → 0.974.
+// moonlit-bay 0.710 → 0.959, harbor-town 0.954 → 0.974; 64×64 of 1024-px
+// squares TwoWings 0.955 → 0.997, LadyBird 0.959 → 1.
 
 // refillWidth is the refill beam's width.
 const refillWidth = 512
+
+// refillMax is the largest grid whose shape answers are refilled.
+const refillMax = 64
+
+// refillMaxCells is the most cells refilled at once.
+const refillMaxCells = 512
 
 // refillRounds bounds how often the doubtful part is filled again.
 const refillRounds = 3
@@ -42,8 +49,9 @@ func (a *assembly) refillDoubtful(cells []int) bool {
 		// Where the region vouched for is under half the grid it is no
 		// frame to fill from, and the beam's time grows with the square of
 		// the cells it fills (32×32 misty-pines: 882 cells, 20 s, cheaper
-		// but no nearer the truth).
-		if keep == nil || countFree(keep) > a.m/2 {
+		// but no nearer the truth; 64×64 Dune at 1024 px: 907 cells, 29 s,
+		// PA 0.791 → 0.758).
+		if keep == nil || countFree(keep) > min(a.m/2, refillMaxCells) {
 			break
 		}
 		var orders [][]int
@@ -226,6 +234,10 @@ func (a *assembly) refill(cells, order []int, width int) []int {
 	}
 	words := (k + 63) / 64
 	root := state{recent: make([]int32, span), used: make([]uint64, words)}
+	// A step's states keep their pieces and used sets in one of two slabs,
+	// the parents' in the other: no allocation per state.
+	recentSlab := [2][]int32{make([]int32, width*span), make([]int32, width*span)}
+	usedSlab := [2][]uint64{make([]uint64, width*words), make([]uint64, width*words)}
 	for t := range root.recent {
 		root.recent[t] = -1
 	}
@@ -360,10 +372,12 @@ func (a *assembly) refill(cells, order []int, width int) []int {
 			perUsed[usedKey]++
 			child := state{cost: e.cost, rank: e.rank, usedKey: usedKey, hash: hash}
 			child.node = &beamNode{parent: p.node, piece: e.j}
-			child.recent = make([]int32, span)
+			slot := len(next)
+			child.recent = recentSlab[i&1][slot*span : (slot+1)*span : (slot+1)*span]
 			copy(child.recent, p.recent[1:])
 			child.recent[span-1] = e.j
-			child.used = slices.Clone(p.used)
+			child.used = usedSlab[i&1][slot*words : (slot+1)*words : (slot+1)*words]
+			copy(child.used, p.used)
 			child.used[e.j>>6] |= 1 << (e.j & 63)
 			next = append(next, child)
 		}
