@@ -121,3 +121,31 @@ func TestShapeNightCityRefilled(t *testing.T) {
 		t.Fatalf("night-city 32×32 shape: PA %.4f, want 1", pa)
 	}
 }
+
+// TestRefillDoubtfulLeavesLargeRegions: a doubtful part of more than
+// refillMaxCells cells (here under half the grid) is left as it is.
+func TestRefillDoubtfulLeavesLargeRegions(t *testing.T) {
+	const n = 34
+	a := tabAssembly(n, 11, false)
+	cells := make([]int, n*n)
+	for i := range cells {
+		cells[i] = i
+	}
+	var block []int // rows 2–28, columns 2–21: 540 inner cells
+	for r := 2; r <= 28; r++ {
+		for c := 2; c <= 21; c++ {
+			block = append(block, r*n+c)
+		}
+	}
+	if len(block) <= refillMaxCells || 2*len(block) > n*n {
+		t.Fatalf("the block has %d cells, want more than %d and at most half the grid", len(block), refillMaxCells)
+	}
+	rng := rand.New(rand.NewPCG(12, 13))
+	for i, j := range rng.Perm(len(block)) {
+		cells[block[i]] = block[j]
+	}
+	scrambled := slices.Clone(cells)
+	if a.refillDoubtful(cells) || !slices.Equal(cells, scrambled) {
+		t.Fatal("refillDoubtful refilled a region larger than refillMaxCells")
+	}
+}
