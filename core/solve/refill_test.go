@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/jigbench/jigbench/core/puzzle"
 )
 
 // TestRefillDoubtfulRestoresBlock: a block of cells whose pieces are
@@ -147,5 +149,19 @@ func TestRefillDoubtfulLeavesLargeRegions(t *testing.T) {
 	scrambled := slices.Clone(cells)
 	if a.refillDoubtful(cells) || !slices.Equal(cells, scrambled) {
 		t.Fatal("refillDoubtful refilled a region larger than refillMaxCells")
+	}
+}
+
+// TestShapeLargeGridRefilled: the 64×64 shape sheet of LadyBird's centre
+// square at 1024 px (16-px pieces) — no beam runs at this size, so the
+// answer is the framed greedy's — is placed whole once its doubtful part
+// is refilled (PA 0.991 without).
+func TestShapeLargeGridRefilled(t *testing.T) {
+	if raceEnabled || testing.Short() {
+		t.Skip("a 64×64 solve: too slow under the race detector")
+	}
+	gen := generate(t, loadPhoto(t, "LadyBird.jpg#square"), 64, 1, puzzle.DefaultOptions())
+	if _, correct, _ := solveSheet(t, gen, false); correct != 64*64 {
+		t.Fatalf("LadyBird 64×64 shape: PA %.4f, want 1", float64(correct)/(64*64))
 	}
 }
