@@ -19,15 +19,17 @@ import (
 // of the whole grid never has. Rows top-down and bottom-up, the region as
 // it is and, where pieces do not interlock, grown by one cell (the cells at
 // the region's edge are where a wrong piece joins it by a seam that
-// happens to be a best buddy), each polished; the cheapest is kept if it lowers the cost (docs: README,
-// "Refilling the doubtful part"). 32×32 shape night-city 0.922 → 1,
-// moonlit-bay 0.710 → 0.959, harbor-town 0.954 → 0.974; 64×64 of 1024-px
-// squares TwoWings 0.955 → 0.997, LadyBird 0.959 → 1.
+// happens to be a best buddy), each polished; the cheapest is kept if it
+// lowers the cost (docs: README, "Refilling the doubtful part"). 32×32
+// shape night-city 0.922 → 1, moonlit-bay 0.710 → 0.959, harbor-town
+// 0.954 → 0.974; 64×64 of 1024-px squares TwoWings 0.955 → 0.997,
+// LadyBird 0.959 → 1.
 
 // refillWidth is the refill beam's width.
 const refillWidth = 512
 
-// refillMax is the largest grid whose shape answers are refilled.
+// refillMax is the largest grid whose shape answers are refilled (the
+// largest measured: 64×64, where no beam runs and so it always does).
 const refillMax = 64
 
 // refillMaxCells is the most cells refilled at once.
