@@ -88,10 +88,7 @@ func syntheticAssembly(n int, seed uint64) *assembly {
 func TestReframeRepairsShiftedFrames(t *testing.T) {
 	const n = 8
 	a := syntheticAssembly(n, 1)
-	truth := make([]int, n*n)
-	for i := range truth {
-		truth[i] = i
-	}
+	truth := identity(n * n)
 	rng := rand.New(rand.NewPCG(4, 5))
 	cases := map[string]func([]int) []int{
 		"right column wrapped, scrambled": func(c []int) []int {
@@ -145,10 +142,7 @@ func TestSetCostUnder(t *testing.T) {
 	const n = 6
 	a := syntheticAssembly(n, 2)
 	rng := rand.New(rand.NewPCG(4, 5))
-	truth := make([]int, n*n)
-	for i := range truth {
-		truth[i] = i
-	}
+	truth := identity(n * n)
 	inSet := make([]bool, n*n)
 	inSet[0] = true
 	if got := a.setCost(truth, []int{0}, inSet); got != 2 {

@@ -79,10 +79,7 @@ func tabAssembly(n int, seed uint64, mixed bool) *assembly {
 func TestReorderLinesRestoresBands(t *testing.T) {
 	const n = 10
 	a := uniformTabAssembly(n, 1)
-	truth := make([]int, n*n)
-	for i := range truth {
-		truth[i] = i
-	}
+	truth := identity(n * n)
 	both := []bool{true, false}
 	if a.reorderLinesOn(slices.Clone(truth), both) {
 		t.Fatal("reorderLines changed the true arrangement")

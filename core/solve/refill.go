@@ -252,15 +252,16 @@ func (a *assembly) refill(cells, order []int, width int) []int {
 	for i, c := range order {
 		r, col := c/n, c%n
 		exts = exts[:0]
+		around := [4]int{c - n, c + 1, c + n, c - 1} // puzzle.Top…Left of c
+		inside := [4]bool{r > 0, col+1 < n, r+1 < n, col > 0}
 		for si := range states {
 			s := &states[si]
 			// The neighbours placed or kept, and the sides they fix.
 			nn := 0
 			want := [4]puzzle.Side{}
 			fixed := [4]bool{}
-			for dir, q := range [4]int{c - n, c + 1, c + n, c - 1} {
-				inside := [4]bool{r > 0, col+1 < n, r+1 < n, col > 0}[dir]
-				if !inside {
+			for dir, q := range around {
+				if !inside[dir] {
 					want[dir], fixed[dir] = puzzle.Flat, true
 					continue
 				}

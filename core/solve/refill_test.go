@@ -16,10 +16,7 @@ func TestRefillDoubtfulRestoresBlock(t *testing.T) {
 	const n = 10
 	for _, mixed := range []bool{false, true} {
 		a := tabAssembly(n, 3, mixed)
-		truth := make([]int, n*n)
-		for i := range truth {
-			truth[i] = i
-		}
+		truth := identity(n * n)
 		if a.refillDoubtful(slices.Clone(truth)) {
 			t.Fatalf("mixed %v: refillDoubtful changed the true arrangement", mixed)
 		}
@@ -75,10 +72,7 @@ func TestRefillFramedByKeptCells(t *testing.T) {
 	const n = 10
 	a := tabAssembly(n, 6, true)
 	m := n * n
-	truth := make([]int, m)
-	for i := range truth {
-		truth[i] = i
-	}
+	truth := identity(m)
 	var band []int // rows 4–5, columns 1–8
 	for r := 4; r <= 5; r++ {
 		for c := 1; c <= 8; c++ {
@@ -129,10 +123,7 @@ func TestShapeNightCityRefilled(t *testing.T) {
 func TestRefillDoubtfulLeavesLargeRegions(t *testing.T) {
 	const n = 34
 	a := tabAssembly(n, 11, false)
-	cells := make([]int, n*n)
-	for i := range cells {
-		cells[i] = i
-	}
+	cells := identity(n * n)
 	var block []int // rows 2–28, columns 2–21: 540 inner cells
 	for r := 2; r <= 28; r++ {
 		for c := 2; c <= 21; c++ {
