@@ -603,6 +603,24 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		// for, is filled again by a beam framed by that region (refill.go).
 		base.refillDoubtful(best)
 	}
+	if shaped && beamDied && n <= shapeBeamMax && best != nil && !base.vouched(best) {
+		// The greedy went wrong nearly everywhere (32×32 misty-pines: its
+		// seams vouch for 142 of 1,024 cells, the answer costs twice the
+		// truth), so there is nothing to refill from. The rectangular
+		// search — clusters merged along whole boundaries, frame repair,
+		// segment rejoin — is run on the shape sheet's costs with every
+		// pair that does not interlock priced at gapPenalty (it moves
+		// blocks the framed greedy cannot), and its answer, polished and
+		// refilled as the greedy's, is kept if it costs less.
+		if alt, _ := arrangeContent(n, sides, cm.penalised(), false); alt != nil {
+			base.reassign(alt)
+			base.improve(alt)
+			base.refillDoubtful(alt)
+			if penalisedCost(n, base.right, base.down, alt) < penalisedCost(n, base.right, base.down, best)-1e-6 {
+				best = alt
+			}
+		}
+	}
 	if !shaped && best != nil {
 		if n > reframeAllMax {
 			best = base.reframe(best) // on the cheapest only

@@ -1,6 +1,9 @@
 package solve
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // relativeCosts rescales each pair's cost by the cheapest alternative either
 // piece has on that side (after Paikin and Tal 2015's confidence): a pair
@@ -96,6 +99,24 @@ func columnTwoSmallest(m int, d []float32) (first, second []float32) {
 		}
 	}
 	return first, second
+}
+
+// penalised returns a copy of cm with every pair that shape forbids (+Inf)
+// priced at gapPenalty, so that a search made for rectangular sheets,
+// which sums and compares costs freely, can run on a shape sheet: an
+// arrangement without such a pair is one whose pieces all interlock (a
+// flat side anywhere but on the border faces a neighbour it cannot pair
+// with).
+func (cm *compatMatrix) penalised() *compatMatrix {
+	p := &compatMatrix{m: cm.m, d: [2][]float32{slices.Clone(cm.d[0]), slices.Clone(cm.d[1])}}
+	for _, d := range p.d {
+		for i, v := range d {
+			if math.IsInf(float64(v), 1) {
+				d[i] = gapPenalty
+			}
+		}
+	}
+	return p
 }
 
 // relative returns a copy of cm with relativeCosts applied.

@@ -1,6 +1,8 @@
 package solve
 
 import (
+	"math"
+	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
@@ -181,5 +183,34 @@ func TestRelativeSearchStorm32(t *testing.T) {
 	res, correct, _ := solveSheet(t, generate(t, loadPhoto(t, "Storm.jpg"), 32, 2, puzzle.DefaultOptions()), true)
 	if correct < 32*32/2 {
 		t.Errorf("Storm.jpg 32×32 rect: %d of 1024 pieces in their cells (cost %.1f), want at least half", correct, res.Cost)
+	}
+}
+
+// TestPenalisedPricesMisfits: the penalised matrix prices an arrangement as
+// penalisedCost prices it on the shape costs — every pair that does not
+// interlock at gapPenalty, a flat side off the border included — and
+// leaves the shape costs as they were.
+func TestPenalisedPricesMisfits(t *testing.T) {
+	const n = 8
+	a := tabAssembly(n, 3, true)
+	cm := &compatMatrix{m: a.m, d: [2][]float32{a.right, a.down}}
+	p := cm.penalised()
+	if !math.IsInf(float64(a.right[0]), 1) {
+		t.Fatal("the shape costs changed: a piece beside itself no longer forbidden")
+	}
+	rng := rand.New(rand.NewPCG(5, 9))
+	cells := identity(a.m)
+	for trial := range 50 {
+		if got := fillingCost(n, p.d[dirRight], p.d[dirDown], cells); got != penalisedCost(n, a.right, a.down, cells) {
+			t.Fatalf("trial %d: penalised matrix prices %v, penalisedCost %v", trial, got, penalisedCost(n, a.right, a.down, cells))
+		}
+		if trial == 0 && misfits(n, a.right, a.down, cells) != 0 {
+			t.Fatal("the true arrangement has misfits")
+		}
+		i, j := rng.IntN(a.m), rng.IntN(a.m)
+		cells[i], cells[j] = cells[j], cells[i]
+	}
+	if misfits(n, a.right, a.down, cells) == 0 {
+		t.Fatal("50 random exchanges left every piece interlocking: the test checks no misfit")
 	}
 }

@@ -106,6 +106,13 @@ func (a *assembly) refillDoubtful(cells []int) bool {
 	return changed
 }
 
+// vouched reports whether the best-buddy region of cells (buddyRegion)
+// is at least half the grid.
+func (a *assembly) vouched(cells []int) bool {
+	keep := a.buddyRegion(cells, a.bestMatches())
+	return keep == nil || countFree(keep) <= a.m/2
+}
+
 // countFree counts the free cells (−1) of keep.
 func countFree(keep []int) int {
 	k := 0
