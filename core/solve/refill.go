@@ -106,11 +106,17 @@ func (a *assembly) refillDoubtful(cells []int) bool {
 	return changed
 }
 
-// vouched reports whether the best-buddy region of cells (buddyRegion)
-// is at least half the grid.
+// vouched reports whether the largest region of cells joined by best-buddy
+// seams (buddyComponents) is at least half the grid.
 func (a *assembly) vouched(cells []int) bool {
-	keep := a.buddyRegion(cells, a.bestMatches())
-	return keep == nil || countFree(keep) <= a.m/2
+	root, find := a.buddyComponents(cells, a.bestMatches())
+	size := 0
+	for c := range cells {
+		if find(c) == root {
+			size++
+		}
+	}
+	return 2*size >= a.m
 }
 
 // countFree counts the free cells (−1) of keep.
