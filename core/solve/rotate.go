@@ -9,6 +9,11 @@ package solve
 // at k beside the piece at k−δ of the next line), summed in advance per
 // pair of neighbouring lines (lineDiagonals); a shift costs O(lines) to
 // price, not O(cells). On 32×32 rotateBlocks was most of a repair.
+//
+// The seams along a line are looked up in a table of every pair of its
+// positions (linePairs), kept in step with the moves: each price reads
+// the same float32 values in the same order, from a few kilobytes instead
+// of all over the n²×n² seam matrix.
 func (a *assembly) rotateBlocksLarge(cells []int, best *matches) bool {
 	n, m := a.n, a.m
 	doubt := a.doubtful(cells, best)
@@ -17,6 +22,7 @@ func (a *assembly) rotateBlocksLarge(cells []int, best *matches) bool {
 	doubtBefore := make([]int, n*(n+1))
 	lineMajor := make([]int, n*n)
 	diag := newLineDiagonals(n)
+	pairs := linePairs{n: n, seam: make([]float32, n*n*n)}
 	moved := false
 	for _, vertical := range [2]bool{false, true} {
 		idx := func(line, k int) int {
@@ -57,22 +63,24 @@ func (a *assembly) rotateBlocksLarge(cells []int, best *matches) bool {
 		for b := 1; b < n; b++ {
 			diag.build(b, lines, cross, m)
 		}
-		at := func(line, k int) int { return lines[line*n+k] }
-		seamAlong := func(x, y int) float64 { return float64(along[x*m+y]) }
+		for i := range n {
+			pairs.build(i, lines, along, m)
+		}
 		// delta is the change in total cost of shifting block (i0…i1−1,
 		// from…to−1) by d cells, 0 < d < to−from.
 		delta := func(i0, i1, from, to, d int) float64 {
 			l := to - from
 			var s float64
 			for i := i0; i < i1; i++ {
-				cut := seamAlong(at(i, to-d-1), at(i, to-d))
-				wrap := seamAlong(at(i, to-1), at(i, from))
+				seam := pairs.line(i)
+				cut := float64(seam[(to-d-1)*n+to-d])
+				wrap := float64(seam[(to-1)*n+from])
 				s += wrap - cut
 				if from > 0 {
-					s += seamAlong(at(i, from-1), at(i, to-d)) - seamAlong(at(i, from-1), at(i, from))
+					s += float64(seam[(from-1)*n+to-d]) - float64(seam[(from-1)*n+from])
 				}
 				if to < n {
-					s += seamAlong(at(i, to-d-1), at(i, to)) - seamAlong(at(i, to-1), at(i, to))
+					s += float64(seam[(to-d-1)*n+to]) - float64(seam[(to-1)*n+to])
 				}
 			}
 			if i0 > 0 { // the lower line of boundary i0 moves
@@ -93,6 +101,7 @@ func (a *assembly) rotateBlocksLarge(cells []int, best *matches) bool {
 					lines[i*n+k] = x
 					cells[idx(i, k)] = x
 				}
+				pairs.build(i, lines, along, m)
 			}
 			for b := max(i0, 1); b <= min(i1, n-1); b++ {
 				diag.build(b, lines, cross, m)
@@ -144,10 +153,13 @@ func (a *assembly) rotateBlocksLarge(cells []int, best *matches) bool {
 type lineDiagonals struct {
 	n      int
 	lo, up [][]float64 // [b][(δ+n−1)·(n+1) + k]
+	// cross[k·n + j]: the seam of the upper piece at k with the lower at j,
+	// looked up once for both sums.
+	cross []float32
 }
 
 func newLineDiagonals(n int) *lineDiagonals {
-	d := &lineDiagonals{n: n, lo: make([][]float64, n), up: make([][]float64, n)}
+	d := &lineDiagonals{n: n, lo: make([][]float64, n), up: make([][]float64, n), cross: make([]float32, n*n)}
 	for b := 1; b < n; b++ {
 		d.lo[b] = make([]float64, (2*n-1)*(n+1))
 		d.up[b] = make([]float64, (2*n-1)*(n+1))
@@ -159,14 +171,21 @@ func (d *lineDiagonals) build(b int, lines []int, cross []float32, m int) {
 	n := d.n
 	lo, up := d.lo[b], d.up[b]
 	upper, lower := lines[(b-1)*n:b*n], lines[b*n:(b+1)*n]
+	t := d.cross
+	for k, x := range upper {
+		row := cross[x*m : (x+1)*m]
+		for j, y := range lower {
+			t[k*n+j] = row[y]
+		}
+	}
 	for delta := -(n - 1); delta < n; delta++ {
 		off := (delta + n - 1) * (n + 1)
 		sl, su := 0.0, 0.0
 		lo[off], up[off] = 0, 0
 		for k := range n {
 			if j := k - delta; j >= 0 && j < n {
-				sl += float64(cross[upper[k]*m+lower[j]])
-				su += float64(cross[upper[j]*m+lower[k]])
+				sl += float64(t[k*n+j])
+				su += float64(t[j*n+k])
 			}
 			lo[off+k+1], up[off+k+1] = sl, su
 		}
@@ -183,4 +202,29 @@ func (d *lineDiagonals) lower(b, delta, k0, k1 int) float64 {
 func (d *lineDiagonals) upper(b, delta, k0, k1 int) float64 {
 	off := (delta + d.n - 1) * (d.n + 1)
 	return d.up[b][off+k1] - d.up[b][off+k0]
+}
+
+// linePairs holds, for each line of an arrangement, the seam along the
+// lines between the pieces at every two of its positions: seam[(line·n +
+// p)·n + q] is that of the piece at q right after (below) the one at p.
+type linePairs struct {
+	n    int
+	seam []float32
+}
+
+// build fills line's table from its pieces (lines: n per line, in order).
+func (t *linePairs) build(line int, lines []int, along []float32, m int) {
+	n := t.n
+	pieces, seam := lines[line*n:(line+1)*n], t.line(line)
+	for p, x := range pieces {
+		row := along[x*m : (x+1)*m]
+		for q, y := range pieces {
+			seam[p*n+q] = row[y]
+		}
+	}
+}
+
+// line is line's n×n table.
+func (t *linePairs) line(line int) []float32 {
+	return t.seam[line*t.n*t.n : (line+1)*t.n*t.n]
 }
