@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	"github.com/jigbench/jigbench/core/puzzle"
 )
@@ -61,6 +62,43 @@ type assembly struct {
 	// positive: no pair costs less than 0, so a partial sum of seams only
 	// grows and setCostUnder may stop early (nonNegative).
 	positive bool
+	// leftOf and above are right and down transposed (see columns).
+	leftOf, above []float32
+	columnsOnce   sync.Once
+}
+
+// columns returns right and down transposed, built on first use:
+// leftOf[y·m+x] = right[x·m+y] and above[y·m+x] = down[x·m+y], so the
+// seams of every piece beside one fixed piece are read along a row, not
+// m floats apart each (the same values).
+func (a *assembly) columns() (leftOf, above []float32) {
+	a.columnsOnce.Do(func() {
+		a.leftOf, a.above = make([]float32, len(a.right)), make([]float32, len(a.down))
+		parallelFor(2, func(i int) error {
+			if i == 0 {
+				transpose(a.m, a.right, a.leftOf)
+			} else {
+				transpose(a.m, a.down, a.above)
+			}
+			return nil
+		})
+	})
+	return a.leftOf, a.above
+}
+
+// transpose sets t[y·m+x] = d[x·m+y], in tiles that stay in the cache.
+func transpose(m int, d, t []float32) {
+	const tile = 32
+	for x0 := 0; x0 < m; x0 += tile {
+		for y0 := 0; y0 < m; y0 += tile {
+			for x := x0; x < min(x0+tile, m); x++ {
+				row := d[x*m : (x+1)*m]
+				for y := y0; y < min(y0+tile, m); y++ {
+					t[y*m+x] = row[y]
+				}
+			}
+		}
+	}
 }
 
 // beamNode is a partial filling: the piece at the newest cell and its parent.

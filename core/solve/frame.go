@@ -372,23 +372,30 @@ func assign(cost [][]float64) []int {
 		for p[j0] != 0 {
 			used[j0] = true
 			i0, delta, j1 := p[j0], inf, 0
-			for j := 1; j <= cols; j++ {
-				if used[j] {
+			// The row and the slices read in the loop, cut to one length so
+			// that the compiler drops the bounds checks.
+			row, ui := cost[i0-1][:cols], u[i0]
+			us, mv, wy, vs := used[1:cols+1], minv[1:cols+1], way[1:cols+1], v[1:cols+1]
+			for j, c := range row { // column j+1
+				if us[j] {
 					continue
 				}
-				if cur := cost[i0-1][j-1] - u[i0] - v[j]; cur < minv[j] {
-					minv[j], way[j] = cur, j0
+				mj := mv[j]
+				if cur := c - ui - vs[j]; cur < mj {
+					mj = cur
+					mv[j], wy[j] = cur, j0
 				}
-				if minv[j] < delta {
-					delta, j1 = minv[j], j
+				if mj < delta {
+					delta, j1 = mj, j+1
 				}
 			}
-			for j := 0; j <= cols; j++ {
-				if used[j] {
-					u[p[j]] += delta
-					v[j] -= delta
+			pj, vj, mvj := p[:len(used)], v[:len(used)], minv[:len(used)]
+			for j, uj := range used {
+				if uj {
+					u[pj[j]] += delta
+					vj[j] -= delta
 				} else {
-					minv[j] -= delta
+					mvj[j] -= delta
 				}
 			}
 			j0 = j1
@@ -789,8 +796,9 @@ func (a *assembly) fillByLayers(cells, region []int) {
 			return
 		}
 		cost := make([][]float64, len(layer))
+		flat := make([]float64, len(layer)*len(pool)) // one allocation for the rows
 		for k, c := range layer {
-			cost[k] = make([]float64, len(pool))
+			cost[k] = flat[k*len(pool) : (k+1)*len(pool) : (k+1)*len(pool)]
 			a.seamsAtEach(cells, c, pool, cost[k])
 		}
 		pool = assignFrom(cost, pool, func(k, x int) { cells[layer[k]] = x })
@@ -802,27 +810,28 @@ func (a *assembly) fillByLayers(cells, region []int) {
 func (a *assembly) seamsAtEach(cells []int, c int, pool []int, out []float64) {
 	n, m := a.n, a.m
 	r, col := c/n, c%n
-	// Neighbour k's seam with x is vals[k][base[k]+x*stride[k]].
+	// Neighbour k's seam with x is vals[k][x]: a row of right or down, or
+	// of their transposes for the neighbours after c (see columns).
+	leftOf, above := a.columns()
 	var vals [4][]float32
-	var base, stride [4]int
 	k := 0
-	add := func(v []float32, b, s int) { vals[k], base[k], stride[k] = v, b, s; k++ }
+	add := func(v []float32, y int) { vals[k] = v[y*m : (y+1)*m]; k++ }
 	if col > 0 && cells[c-1] >= 0 {
-		add(a.right, cells[c-1]*m, 1)
+		add(a.right, cells[c-1])
 	}
 	if col+1 < n && cells[c+1] >= 0 {
-		add(a.right, cells[c+1], m)
+		add(leftOf, cells[c+1])
 	}
 	if r > 0 && cells[c-n] >= 0 {
-		add(a.down, cells[c-n]*m, 1)
+		add(a.down, cells[c-n])
 	}
 	if r+1 < n && cells[c+n] >= 0 {
-		add(a.down, cells[c+n], m)
+		add(above, cells[c+n])
 	}
 	for j, x := range pool {
 		var d float64
 		for i := range k {
-			d += seamCost(vals[i][base[i]+x*stride[i]])
+			d += seamCost(vals[i][x])
 		}
 		out[j] = d
 	}

@@ -172,6 +172,27 @@ func TestSetCostUnder(t *testing.T) {
 	}
 }
 
+// TestColumns: the transposes are right and down read by columns, for
+// sizes that the tiles of transpose divide and do not.
+func TestColumns(t *testing.T) {
+	for _, n := range []int{4, 7, 8} {
+		m := n * n
+		rng := rand.New(rand.NewPCG(uint64(n), 2))
+		a := &assembly{n: n, m: m, right: make([]float32, m*m), down: make([]float32, m*m)}
+		for i := range a.right {
+			a.right[i], a.down[i] = rng.Float32(), rng.Float32()
+		}
+		leftOf, above := a.columns()
+		for x := range m {
+			for y := range m {
+				if leftOf[y*m+x] != a.right[x*m+y] || above[y*m+x] != a.down[x*m+y] {
+					t.Fatalf("%d×%d: (%d, %d) not transposed", n, n, x, y)
+				}
+			}
+		}
+	}
+}
+
 // TestSwapBlocksLikePricingEveryPair: swapBlocks, which prices a pair of
 // blocks with no seam between them by the blocks' own prices and keeps
 // those current as swaps change them, makes exactly the swaps of the plain

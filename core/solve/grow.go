@@ -81,28 +81,6 @@ type grower struct {
 	// bestRight[a] is the piece a prefers on its right, bestLeft[b] the
 	// piece b prefers on its left, and so on: best buddies agree both ways.
 	bestRight, bestLeft, bestDown, bestUp []int
-	// leftOf[y][x] = right[x·m+y] and above[y][x] = down[x·m+y], copied
-	// once per piece y when chooseAny first needs them: a column of the
-	// matrix read as a row.
-	leftOf, above [][]float32
-}
-
-// column returns col[y], the column y of d (d[x·m+y] for every x), copying
-// it on first use.
-func (g *grower) column(col *[][]float32, d []float32, y int) []float32 {
-	m := g.a.m
-	if *col == nil {
-		*col = make([][]float32, m)
-	}
-	if c := (*col)[y]; c != nil {
-		return c
-	}
-	c := make([]float32, m)
-	for x := range c {
-		c[x] = d[x*m+y]
-	}
-	(*col)[y] = c
-	return c
 }
 
 func argmin(m int, f func(i int) float32) int {
@@ -287,7 +265,7 @@ func (g *grower) chooseAny(r, c int, ch *slotChoice) {
 	a, m := g.a, g.a.m
 	// Neighbour i's seam with x is vals[i][x]; x is its best buddy when
 	// pref[i] == x and back[i][x] == ys[i]. Every row is read in order (a
-	// column of the matrix as its copy, column).
+	// column of the matrix as a row of its transpose, columns).
 	var vals [4][]float32
 	var back [4][]int
 	var ys, pref [4]int
@@ -299,14 +277,15 @@ func (g *grower) chooseAny(r, c int, ch *slotChoice) {
 	if y := g.at(r, c-1); y >= 0 {
 		add(a.right[y*m:], y, g.bestRight, g.bestLeft)
 	}
+	leftOf, above := a.columns()
 	if y := g.at(r, c+1); y >= 0 {
-		add(g.column(&g.leftOf, a.right, y), y, g.bestLeft, g.bestRight)
+		add(leftOf[y*m:], y, g.bestLeft, g.bestRight)
 	}
 	if y := g.at(r-1, c); y >= 0 {
 		add(a.down[y*m:], y, g.bestDown, g.bestUp)
 	}
 	if y := g.at(r+1, c); y >= 0 {
-		add(g.column(&g.above, a.down, y), y, g.bestUp, g.bestDown)
+		add(above[y*m:], y, g.bestUp, g.bestDown)
 	}
 	if k == 0 {
 		return
