@@ -72,9 +72,39 @@ func TestRotateBlocksLargeMatchesBySets(t *testing.T) {
 	for i, start := range starts {
 		x, y := slices.Clone(start), slices.Clone(start)
 		mx := a.rotateBlocksBySets(x, a.bestMatches())
-		my := a.rotateBlocksLarge(y, a.bestMatches())
+		my := a.rotateBlocksLarge(y, a.bestMatches(), nil)
 		if mx != my || !slices.Equal(x, y) {
 			t.Fatalf("start %d: by sets moved %v to cost %v, large moved %v to cost %v", i, mx, a.cost(x), my, a.cost(y))
+		}
+	}
+}
+
+// TestRotateBlocksLargeMemo: passing over the blocks the previous call
+// priced on the same seams (shiftMemo) makes the moves of pricing them
+// again, over calls with a few pieces exchanged between them (or none).
+func TestRotateBlocksLargeMemo(t *testing.T) {
+	const n = 20
+	a := syntheticAssembly(n, 4)
+	rng := rand.New(rand.NewPCG(7, 8))
+	for trial := range 4 {
+		x := displaced(n)
+		for range 5 * (trial + 1) {
+			i, j := rng.IntN(n*n), rng.IntN(n*n)
+			x[i], x[j] = x[j], x[i]
+		}
+		y := slices.Clone(x)
+		memo := &shiftMemo{}
+		for call := range 6 {
+			mx := a.rotateBlocksLarge(x, a.bestMatches(), memo)
+			my := a.rotateBlocksLarge(y, a.bestMatches(), nil)
+			if mx != my || !slices.Equal(x, y) {
+				t.Fatalf("trial %d, call %d: with the memo moved %v to cost %v, without %v to cost %v", trial, call, mx, a.cost(x), my, a.cost(y))
+			}
+			for range call % 3 { // 0, 1 or 2 exchanges before the next call
+				i, j := rng.IntN(n*n), rng.IntN(n*n)
+				x[i], x[j] = x[j], x[i]
+				y[i], y[j] = y[j], y[i]
+			}
 		}
 	}
 }

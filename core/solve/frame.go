@@ -21,12 +21,13 @@ import (
 // reframe repairs cells (cell → piece) in place as above and returns it.
 func (a *assembly) reframe(cells []int) []int {
 	best := a.bestMatches()
+	shifts := &shiftMemo{}
 	for round := 0; round < 2; round++ {
 		for range 4 {
 			moved := a.shiftFrame(cells)
 			moved = a.orderLines(cells, false) || moved
 			moved = a.orderLines(cells, true) || moved
-			moved = a.rotateBlocks(cells, best) || moved
+			moved = a.rotateBlocks(cells, best, shifts) || moved
 			moved = a.swapBlocks(cells, best) || moved
 			moved = a.reassignDoubtful(cells, best) || moved
 			if !moved {
@@ -137,9 +138,9 @@ func (a *assembly) orderLines(cells []int, byRow bool) bool {
 // blocks with a doubtful cell (see doubtful) move: where every seam of a
 // block is a best-buddy seam, no shift is cheaper, and the search stays
 // small on a nearly right arrangement.
-func (a *assembly) rotateBlocks(cells []int, best *matches) bool {
+func (a *assembly) rotateBlocks(cells []int, best *matches, memo *shiftMemo) bool {
 	if a.n > reframeAllMax {
-		return a.rotateBlocksLarge(cells, best)
+		return a.rotateBlocksLarge(cells, best, memo)
 	}
 	return a.rotateBlocksBySets(cells, best)
 }

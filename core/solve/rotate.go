@@ -1,5 +1,7 @@
 package solve
 
+import "slices"
+
 // rotateBlocksLarge is rotateBlocks above reframeAllMax, the same moves in
 // the same order, each priced by what it changes instead of by every seam
 // of the block: shifting a block along its lines keeps the seams between
@@ -14,17 +16,22 @@ package solve
 // positions (linePairs), kept in step with the moves: each price reads
 // the same float32 values in the same order, from a few kilobytes instead
 // of all over the n²×n² seam matrix.
-func (a *assembly) rotateBlocksLarge(cells []int, best *matches) bool {
+//
+// With memo (nil: none), a block whose cells and those beside it are as
+// they were when the same pass of the previous call began, and that pass
+// shifted none of them, is passed over if that pass priced it too: it was
+// priced on the same seams then and not shifted, so it would not be now.
+// A repair calls this up to eight times, mostly after moves elsewhere.
+func (a *assembly) rotateBlocksLarge(cells []int, best *matches, memo *shiftMemo) bool {
 	n, m := a.n, a.m
 	doubt := a.doubtful(cells, best)
 	const maxBlock, maxLen = 4, 16
 	const maxShift = 3
-	doubtBefore := make([]int, n*(n+1))
 	lineMajor := make([]int, n*n)
 	diag := newLineDiagonals(n)
 	pairs := linePairs{n: n, seam: make([]float32, n*n*n)}
 	moved := false
-	for _, vertical := range [2]bool{false, true} {
+	for pass, vertical := range [2]bool{false, true} {
 		idx := func(line, k int) int {
 			if vertical {
 				return k*n + line
@@ -35,6 +42,7 @@ func (a *assembly) rotateBlocksLarge(cells []int, best *matches) bool {
 		if vertical {
 			along, cross = a.down, a.right
 		}
+		doubtBefore := make([]int, n*(n+1))
 		for line := range n {
 			for k := range n {
 				d := 0
@@ -44,7 +52,7 @@ func (a *assembly) rotateBlocksLarge(cells []int, best *matches) bool {
 				doubtBefore[line*(n+1)+k+1] = doubtBefore[line*(n+1)+k] + d
 			}
 		}
-		anyDoubt := func(i0, i1, from, to int) bool {
+		anyDoubt := func(doubtBefore []int, i0, i1, from, to int) bool {
 			for i := i0; i < i1; i++ {
 				if doubtBefore[i*(n+1)+to] > doubtBefore[i*(n+1)+from] {
 					return true
@@ -59,6 +67,43 @@ func (a *assembly) rotateBlocksLarge(cells []int, best *matches) bool {
 			for k := range n {
 				lines[line*n+k] = cells[idx(line, k)]
 			}
+		}
+		// The previous pass (see shiftMemo). A dirty cell (line-major)
+		// differs from that pass's start or was shifted in it;
+		// dirtyBefore[i*(n+1)+k] counts those in lines < i at positions < k.
+		var prev shiftPass
+		if memo != nil {
+			prev = memo.passes[pass]
+		}
+		dirty, dirtyBefore := make([]bool, n*n), make([]int, (n+1)*(n+1))
+		count := func() {
+			for i := range n {
+				row := 0
+				for k := range n {
+					if dirty[i*n+k] {
+						row++
+					}
+					dirtyBefore[(i+1)*(n+1)+k+1] = dirtyBefore[i*(n+1)+k+1] + row
+				}
+			}
+		}
+		if prev.lines != nil {
+			for c := range dirty {
+				dirty[c] = prev.shifted[c] || lines[c] != prev.lines[c]
+			}
+			count()
+		}
+		cur := shiftPass{lines: slices.Clone(lines), shifted: make([]bool, n*n), doubtBefore: doubtBefore}
+		// unchanged reports whether block (i0…i1−1, from…to−1) was priced
+		// in the previous pass on the seams it has now: those of its lines
+		// and the two beside them, at its positions and the two beside them.
+		unchanged := func(i0, i1, from, to int) bool {
+			if prev.lines == nil {
+				return false
+			}
+			l0, l1, k0, k1 := max(i0-1, 0), min(i1+1, n), max(from-1, 0), min(to+1, n)
+			at := func(i, k int) int { return dirtyBefore[i*(n+1)+k] }
+			return at(l1, k1)-at(l0, k1)-at(l1, k0)+at(l0, k0) == 0 && anyDoubt(prev.doubtBefore, i0, i1, from, to)
 		}
 		for b := 1; b < n; b++ {
 			diag.build(b, lines, cross, m)
@@ -102,7 +147,11 @@ func (a *assembly) rotateBlocksLarge(cells []int, best *matches) bool {
 					cells[idx(i, k)] = x
 				}
 				pairs.build(i, lines, along, m)
+				for k := from; k < to; k++ {
+					dirty[i*n+k], cur.shifted[i*n+k] = true, true
+				}
 			}
+			count()
 			for b := max(i0, 1); b <= min(i1, n-1); b++ {
 				diag.build(b, lines, cross, m)
 			}
@@ -117,7 +166,7 @@ func (a *assembly) rotateBlocksLarge(cells []int, best *matches) bool {
 						if to-from > maxLen && from > 0 {
 							break
 						}
-						if !anyDoubt(i0, i1, from, to) {
+						if !anyDoubt(doubtBefore, i0, i1, from, to) || unchanged(i0, i1, from, to) {
 							continue
 						}
 						l := to - from
@@ -141,8 +190,23 @@ func (a *assembly) rotateBlocksLarge(cells []int, best *matches) bool {
 				}
 			}
 		}
+		if memo != nil {
+			memo.passes[pass] = cur
+		}
 	}
 	return moved
+}
+
+// shiftMemo is what rotateBlocksLarge's passes (along rows, along columns)
+// saw in its previous call, for the next: see there.
+type shiftMemo struct {
+	passes [2]shiftPass
+}
+
+type shiftPass struct {
+	lines       []int  // the pieces, line by line, as the pass began; nil before any
+	shifted     []bool // the cells (line by line) a shift moved in the pass
+	doubtBefore []int  // the pass's count of doubtful cells (which blocks it priced)
 }
 
 // lineDiagonals holds, for each boundary b between line b−1 (upper) and
