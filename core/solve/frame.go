@@ -21,14 +21,14 @@ import (
 // reframe repairs cells (cell → piece) in place as above and returns it.
 func (a *assembly) reframe(cells []int) []int {
 	best := a.bestMatches()
-	shifts := &shiftMemo{}
+	shifts, swaps := &shiftMemo{}, &swapMemo{}
 	for round := 0; round < 2; round++ {
 		for range 4 {
 			moved := a.shiftFrame(cells)
 			moved = a.orderLines(cells, false) || moved
 			moved = a.orderLines(cells, true) || moved
 			moved = a.rotateBlocks(cells, best, shifts) || moved
-			moved = a.swapBlocks(cells, best) || moved
+			moved = a.swapBlocks(cells, best, swaps) || moved
 			moved = a.reassignDoubtful(cells, best) || moved
 			if !moved {
 				// Segment moves only from where the smaller moves are
@@ -427,13 +427,18 @@ var blockShapes = [][2]int{{1, 1}, {1, 2}, {2, 1}, {2, 2}}
 // together in the wrong place moves as one; it reports whether it swapped.
 // Both blocks hold a doubtful cell (see doubtful): where two misplaced
 // pieces sit, which keeps the search small on a nearly right arrangement.
-func (a *assembly) swapBlocks(cells []int, best *matches) bool {
+//
+// With memo (nil: none), a pair of blocks that the same shape's pass of the
+// previous call priced is passed over when neither block nor any cell
+// beside one has changed since that pass began, nor was swapped in it: it
+// was priced on the same seams then and not swapped, so it would not be now.
+func (a *assembly) swapBlocks(cells []int, best *matches, memo *swapMemo) bool {
 	n := a.n
 	doubt := a.doubtful(cells, best)
 	inSet := make([]bool, n*n)
 	var set []int
 	moved := false
-	for _, sh := range blockShapes {
+	for pass, sh := range blockShapes {
 		h, w := sh[0], sh[1]
 		block := func(p int) []int {
 			out := make([]int, 0, h*w)
@@ -485,6 +490,42 @@ func (a *assembly) swapBlocks(cells []int, best *matches) bool {
 			}
 			tops, blocks, price = tops[:len(order)], blocks[:len(order)], price[:len(order)]
 		}
+		// The previous pass (see swapMemo). A dirty cell differs from that
+		// pass's start or was swapped in it; dirtyBefore[r*(n+1)+c] counts
+		// those in rows < r and columns < c; clean[i]: none in block i or
+		// beside it.
+		var prev swapPass
+		if memo != nil {
+			prev = memo.passes[pass]
+		}
+		cur := swapPass{cells: slices.Clone(cells), swapped: make([]bool, n*n), top: make([]bool, n*n)}
+		for _, p := range tops {
+			cur.top[p] = true
+		}
+		dirty, dirtyBefore := make([]bool, n*n), make([]int, (n+1)*(n+1))
+		clean := make([]bool, len(tops))
+		recount := func() {
+			for r := range n {
+				row := 0
+				for c := range n {
+					if dirty[r*n+c] {
+						row++
+					}
+					dirtyBefore[(r+1)*(n+1)+c+1] = dirtyBefore[r*(n+1)+c+1] + row
+				}
+			}
+			at := func(r, c int) int { return dirtyBefore[r*(n+1)+c] }
+			for i, p := range tops {
+				r0, r1, c0, c1 := max(p/n-1, 0), min(p/n+h+1, n), max(p%n-1, 0), min(p%n+w+1, n)
+				clean[i] = at(r1, c1)-at(r0, c1)-at(r1, c0)+at(r0, c0) == 0
+			}
+		}
+		if prev.cells != nil {
+			for c := range dirty {
+				dirty[c] = prev.swapped[c] || cells[c] != prev.cells[c]
+			}
+			recount()
+		}
 		// overlap reports whether the blocks at p and q (top-left cells)
 		// share a cell; joined, whether they share a cell or a seam.
 		span := func(u, v, size, margin int) bool { return v < u+size+margin && u < v+size+margin }
@@ -499,6 +540,9 @@ func (a *assembly) swapBlocks(cells []int, best *matches) bool {
 				q := tops[j]
 				if overlap(p, q) {
 					continue // (or the same)
+				}
+				if clean[i] && clean[j] && prev.top[p] && prev.top[q] {
+					continue // priced as it is in the previous pass
 				}
 				bq := blocks[j]
 				set = append(append(set[:0], bp...), bq...)
@@ -533,11 +577,33 @@ func (a *assembly) swapBlocks(cells []int, best *matches) bool {
 							reprice(k)
 						}
 					}
+					for k := range bp {
+						dirty[bp[k]], dirty[bq[k]] = true, true
+						cur.swapped[bp[k]], cur.swapped[bq[k]] = true, true
+					}
+					if prev.cells != nil {
+						recount()
+					}
 				}
 			}
 		}
+		if memo != nil {
+			memo.passes[pass] = cur
+		}
 	}
 	return moved
+}
+
+// swapMemo is what swapBlocks' passes (one per block shape) saw in its
+// previous call, for the next: see there.
+type swapMemo struct {
+	passes [4]swapPass // per blockShapes
+}
+
+type swapPass struct {
+	cells   []int  // as the pass began; nil before any
+	swapped []bool // the cells a swap changed in the pass
+	top     []bool // the top-left cells of the blocks the pass priced
 }
 
 // setCost is the cost of every pair touching the cells of set, each once

@@ -233,12 +233,61 @@ func TestSwapBlocksLikePricingEveryPair(t *testing.T) {
 		want := slices.Clone(cells)
 		wantMoved, swaps := a.swapBlocksPlain(want, best)
 		got := slices.Clone(cells)
-		gotMoved := a.swapBlocks(got, best)
+		gotMoved := a.swapBlocks(got, best, nil)
 		if gotMoved != wantMoved || !slices.Equal(got, want) {
 			t.Fatalf("seed %d (%d×%d): swapBlocks moved %v to %v, the plain search %v to %v", seed, n, n, gotMoved, got, wantMoved, want)
 		}
 		if seed == 0 && swaps < 2 {
 			t.Fatalf("seed 0 made %d swaps: the test needs a pass with several", swaps)
+		}
+	}
+}
+
+// TestSwapBlocksMemo: passing over the pairs the previous call priced on
+// the same seams (swapMemo) makes the swaps of pricing them again, over
+// calls with a few pieces exchanged between them (or none, or the swaps
+// undone), on scrambled 10×10 grids.
+func TestSwapBlocksMemo(t *testing.T) {
+	for seed := range uint64(6) {
+		rng := rand.New(rand.NewPCG(seed, 9))
+		const n, m = 10, 100
+		a := &assembly{n: n, m: m, right: make([]float32, m*m), down: make([]float32, m*m)}
+		for x := range m {
+			for y := range m {
+				a.right[x*m+y] = 0.2 + 0.8*rng.Float32()
+				a.down[x*m+y] = 0.2 + 0.8*rng.Float32()
+			}
+			if x%n+1 < n {
+				a.right[x*m+x+1] = 0.1 * rng.Float32()
+			}
+			if x+n < m {
+				a.down[x*m+x+n] = 0.1 * rng.Float32()
+			}
+		}
+		a.positive = nonNegative(a.right) && nonNegative(a.down)
+		x := identity(m)
+		for range m / 3 {
+			i, j := rng.IntN(m), rng.IntN(m)
+			x[i], x[j] = x[j], x[i]
+		}
+		y := slices.Clone(x)
+		memo := &swapMemo{}
+		for call := range 6 {
+			start := slices.Clone(x)
+			mx := a.swapBlocks(x, a.bestMatches(), memo)
+			my := a.swapBlocks(y, a.bestMatches(), nil)
+			if mx != my || !slices.Equal(x, y) {
+				t.Fatalf("seed %d, call %d: with the memo moved %v to cost %v, without %v to cost %v", seed, call, mx, a.cost(x), my, a.cost(y))
+			}
+			if call == 3 { // the swaps undone: each cell as the call began
+				copy(x, start)
+				copy(y, start)
+			}
+			for range call % 3 { // 0, 1 or 2 exchanges before the next call
+				i, j := rng.IntN(m), rng.IntN(m)
+				x[i], x[j] = x[j], x[i]
+				y[i], y[j] = y[j], y[i]
+			}
 		}
 	}
 }
