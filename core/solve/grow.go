@@ -2,6 +2,7 @@ package solve
 
 import (
 	"math"
+	"slices"
 
 	"github.com/jigbench/jigbench/core/puzzle"
 )
@@ -35,7 +36,10 @@ func (a *assembly) grow() []int {
 func (a *assembly) newGrower() *grower {
 	size := 2*a.n - 1
 	g := &grower{a: a, size: size, cell: make([]int, size*size), placed: make([]bool, a.m),
-		best: make([]slotChoice, size*size)}
+		best: make([]slotChoice, size*size), unplaced: make([]int, a.m)}
+	for x := range g.unplaced {
+		g.unplaced[x] = x
+	}
 	for i := range g.cell {
 		g.cell[i] = -1
 	}
@@ -75,6 +79,7 @@ type grower struct {
 	rows, cols             axisFrame
 	cell                   []int // canvas cell → piece or −1
 	placed                 []bool
+	unplaced               []int // the pieces not placed, in ID order
 	count                  int
 	rmin, cmin, rmax, cmax int
 	best                   []slotChoice // cached per empty canvas cell
@@ -132,6 +137,9 @@ func (g *grower) put(r, c, x int) {
 	}
 	g.cell[r*g.size+c] = x
 	g.placed[x] = true
+	if i, ok := slices.BinarySearch(g.unplaced, x); ok {
+		g.unplaced = slices.Delete(g.unplaced, i, i+1)
+	}
 	g.count++
 	extent := [4]int{g.rmin, g.rmax, g.cmin, g.cmax}
 	g.rmin, g.rmax = min(g.rmin, r), max(g.rmax, r)
@@ -291,11 +299,7 @@ func (g *grower) chooseAny(r, c int, ch *slotChoice) {
 		return
 	}
 	fk := float64(k)
-	placed := g.placed[:m]
-	for x := range m {
-		if placed[x] {
-			continue
-		}
+	for _, x := range g.unplaced { // as every piece in order, the placed skipped
 		var sum float64
 		buddy := true
 		for i := range k {
