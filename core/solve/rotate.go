@@ -30,6 +30,8 @@ func (a *assembly) rotateBlocksLarge(cells []int, best *matches, memo *shiftMemo
 	lineMajor := make([]int, n*n)
 	diag := newLineDiagonals(n)
 	pairs := linePairs{n: n, seam: make([]float32, n*n*n)}
+	prefix, stamp := make([]float64, n*(n+1)*n), make([]int, n*(n+1)*n)
+	epoch := 0
 	moved := false
 	for pass, vertical := range [2]bool{false, true} {
 		idx := func(line, k int) int {
@@ -112,11 +114,19 @@ func (a *assembly) rotateBlocksLarge(cells []int, best *matches, memo *shiftMemo
 			pairs.build(i, lines, along, m)
 		}
 		// delta is the change in total cost of shifting block (i0…i1−1,
-		// from…to−1) by d cells, 0 < d < to−from.
+		// from…to−1) by d cells, 0 < d < to−from. Its sum over the lines
+		// runs from i0 on, so the blocks one line thicker (the next i1)
+		// go on from the sum kept for this one (prefix) when stamped with
+		// the epoch — a new one for each i0 and after each shift.
 		delta := func(i0, i1, from, to, d int) float64 {
 			l := to - from
 			var s float64
-			for i := i0; i < i1; i++ {
+			key := (from*(n+1)+to)*n + d
+			i := i0
+			if stamp[key] == epoch*(maxBlock+1)+i1-1-i0 {
+				s, i = prefix[key], i1-1
+			}
+			for ; i < i1; i++ {
 				seam := pairs.line(i)
 				cut := float64(seam[(to-d-1)*n+to-d])
 				wrap := float64(seam[(to-1)*n+from])
@@ -128,6 +138,7 @@ func (a *assembly) rotateBlocksLarge(cells []int, best *matches, memo *shiftMemo
 					s += float64(seam[(to-d-1)*n+to]) - float64(seam[(to-1)*n+to])
 				}
 			}
+			prefix[key], stamp[key] = s, epoch*(maxBlock+1)+i1-i0
 			if i0 > 0 { // the lower line of boundary i0 moves
 				s += diag.lower(i0, d-l, from, from+d) + diag.lower(i0, d, from+d, to) - diag.lower(i0, 0, from, to)
 			}
@@ -155,8 +166,10 @@ func (a *assembly) rotateBlocksLarge(cells []int, best *matches, memo *shiftMemo
 			for b := max(i0, 1); b <= min(i1, n-1); b++ {
 				diag.build(b, lines, cross, m)
 			}
+			epoch++
 		}
 		for i0 := range n {
+			epoch++
 			for i1 := i0 + 1; i1 <= min(n, i0+maxBlock); i1++ {
 				for from := 0; from < n-1; from++ {
 					for to := from + 2; to <= n; to++ {
