@@ -79,6 +79,46 @@ func TestRotateBlocksLargeMatchesBySets(t *testing.T) {
 	}
 }
 
+// TestRotateBlocksLargeMatchesBySetsRandom is the same on seams of random
+// fractions, true ones cheaper, from the truth with pieces exchanged and
+// from shuffles: no two prices alike, so a shift priced from another
+// block's sums would show.
+func TestRotateBlocksLargeMatchesBySetsRandom(t *testing.T) {
+	const n, m = 18, 324
+	rng := rand.New(rand.NewPCG(11, 12))
+	a := &assembly{n: n, m: m, right: make([]float32, m*m), down: make([]float32, m*m)}
+	for x := range m {
+		for y := range m {
+			a.right[x*m+y] = 0.2 + 0.8*rng.Float32()
+			a.down[x*m+y] = 0.2 + 0.8*rng.Float32()
+		}
+		if x%n+1 < n {
+			a.right[x*m+x+1] = 0.1 * rng.Float32()
+		}
+		if x+n < m {
+			a.down[x*m+x+n] = 0.1 * rng.Float32()
+		}
+	}
+	a.positive = nonNegative(a.right) && nonNegative(a.down)
+	for k := range 6 {
+		start := identity(m)
+		if k < 4 {
+			for range 10 * (k + 1) {
+				i, j := rng.IntN(m), rng.IntN(m)
+				start[i], start[j] = start[j], start[i]
+			}
+		} else {
+			rng.Shuffle(m, func(i, j int) { start[i], start[j] = start[j], start[i] })
+		}
+		x, y := slices.Clone(start), slices.Clone(start)
+		mx := a.rotateBlocksBySets(x, a.bestMatches())
+		my := a.rotateBlocksLarge(y, a.bestMatches(), nil)
+		if mx != my || !slices.Equal(x, y) {
+			t.Fatalf("start %d: by sets moved %v to cost %v, large moved %v to cost %v", k, mx, a.cost(x), my, a.cost(y))
+		}
+	}
+}
+
 // TestRotateBlocksLargeMemo: passing over the blocks the previous call
 // priced on the same seams (shiftMemo) makes the moves of pricing them
 // again, over calls with a few pieces exchanged between them (or none, or

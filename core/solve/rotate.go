@@ -30,7 +30,8 @@ func (a *assembly) rotateBlocksLarge(cells []int, best *matches, memo *shiftMemo
 	lineMajor := make([]int, n*n)
 	diag := newLineDiagonals(n)
 	pairs := linePairs{n: n, seam: make([]float32, n*n*n)}
-	prefix, stamp := make([]float64, n*(n+1)*n), make([]int, n*(n+1)*n)
+	// Blocks up to maxLen long take 2·maxShift shifts each, whole lines n.
+	prefix, stamp := make([]float64, n*n*2*maxShift+n), make([]int, n*n*2*maxShift+n)
 	epoch := 0
 	moved := false
 	for pass, vertical := range [2]bool{false, true} {
@@ -116,15 +117,16 @@ func (a *assembly) rotateBlocksLarge(cells []int, best *matches, memo *shiftMemo
 		// delta is the change in total cost of shifting block (i0…i1−1,
 		// from…to−1) by d cells, 0 < d < to−from. Its sum over the lines
 		// runs from i0 on, so the blocks one line thicker (the next i1)
-		// go on from the sum kept for this one (prefix) when stamped with
-		// the epoch — a new one for each i0 and after each shift.
-		delta := func(i0, i1, from, to, d int) float64 {
+		// go on from the sum kept for this one: prefix[slot], slot the
+		// shift's place in the order of every i1's (from, to, d), when
+		// stamped with the epoch — a new one for each i0 and after each
+		// shift.
+		delta := func(i0, i1, from, to, d, slot int) float64 {
 			l := to - from
 			var s float64
-			key := (from*(n+1)+to)*n + d
 			i := i0
-			if stamp[key] == epoch*(maxBlock+1)+i1-1-i0 {
-				s, i = prefix[key], i1-1
+			if stamp[slot] == epoch*(maxBlock+1)+i1-1-i0 {
+				s, i = prefix[slot], i1-1
 			}
 			for ; i < i1; i++ {
 				seam := pairs.line(i)
@@ -138,7 +140,7 @@ func (a *assembly) rotateBlocksLarge(cells []int, best *matches, memo *shiftMemo
 					s += float64(seam[(to-d-1)*n+to]) - float64(seam[(to-1)*n+to])
 				}
 			}
-			prefix[key], stamp[key] = s, epoch*(maxBlock+1)+i1-i0
+			prefix[slot], stamp[slot] = s, epoch*(maxBlock+1)+i1-i0
 			if i0 > 0 { // the lower line of boundary i0 moves
 				s += diag.lower(i0, d-l, from, from+d) + diag.lower(i0, d, from+d, to) - diag.lower(i0, 0, from, to)
 			}
@@ -171,6 +173,7 @@ func (a *assembly) rotateBlocksLarge(cells []int, best *matches, memo *shiftMemo
 		for i0 := range n {
 			epoch++
 			for i1 := i0 + 1; i1 <= min(n, i0+maxBlock); i1++ {
+				slot := 0
 				for from := 0; from < n-1; from++ {
 					for to := from + 2; to <= n; to++ {
 						if to-from > maxLen && to < n {
@@ -179,21 +182,23 @@ func (a *assembly) rotateBlocksLarge(cells []int, best *matches, memo *shiftMemo
 						if to-from > maxLen && from > 0 {
 							break
 						}
-						if !anyDoubt(doubtBefore, i0, i1, from, to) || unchanged(i0, i1, from, to) {
-							continue
-						}
 						l := to - from
 						shifts := min(maxShift, l-1)
 						if l == n {
 							shifts = n / 2
 						}
+						if !anyDoubt(doubtBefore, i0, i1, from, to) || unchanged(i0, i1, from, to) {
+							slot += 2 * shifts // d < l: no shift is 0
+							continue
+						}
 						for d := 1; d <= shifts; d++ {
 							for _, sd := range [2]int{d, -d} {
 								dd := (sd%l + l) % l
+								slot++
 								if dd == 0 {
 									continue
 								}
-								if delta(i0, i1, from, to, dd) < -1e-6 {
+								if delta(i0, i1, from, to, dd, slot-1) < -1e-6 {
 									apply(i0, i1, from, to, dd)
 									moved = true
 								}
