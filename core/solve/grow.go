@@ -36,7 +36,7 @@ func (a *assembly) grow() []int {
 func (a *assembly) newGrower() *grower {
 	size := 2*a.n - 1
 	g := &grower{a: a, size: size, cell: make([]int, size*size), placed: make([]bool, a.m),
-		best: make([]slotChoice, size*size), unplaced: make([]int, a.m)}
+		best: make([]slotChoice, size*size), unplaced: make([]int, a.m), wanting: make([][]int, a.m)}
 	for x := range g.unplaced {
 		g.unplaced[x] = x
 	}
@@ -83,6 +83,7 @@ type grower struct {
 	count                  int
 	rmin, cmin, rmax, cmax int
 	best                   []slotChoice // cached per empty canvas cell
+	wanting                [][]int      // per piece: the cells whose choice it was made
 	// bestRight[a] is the piece a prefers on its right, bestLeft[b] the
 	// piece b prefers on its left, and so on: best buddies agree both ways.
 	bestRight, bestLeft, bestDown, bestUp []int
@@ -146,12 +147,13 @@ func (g *grower) put(r, c, x int) {
 	g.cmin, g.cmax = min(g.cmin, c), max(g.cmax, c)
 	grew := extent != [4]int{g.rmin, g.rmax, g.cmin, g.cmax}
 	// The choices of the cells around change, and of every cell that
-	// wanted x.
-	for i := range g.best {
+	// wanted x (those listed in wanting[x] that still do).
+	for _, i := range g.wanting[x] {
 		if g.best[i].valid && g.best[i].piece == x {
 			g.best[i].valid = false
 		}
 	}
+	g.wanting[x] = g.wanting[x][:0]
 	for _, d := range [4][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
 		if rr, cc := r+d[0], c+d[1]; rr >= 0 && cc >= 0 && rr < g.size && cc < g.size {
 			g.best[rr*g.size+cc].valid = false
@@ -364,6 +366,9 @@ func (g *grower) next() (int, int) {
 			}
 			if !g.best[i].valid {
 				g.best[i] = g.choose(i)
+				if x := g.best[i].piece; x >= 0 {
+					g.wanting[x] = append(g.wanting[x], i)
+				}
 			}
 			ch := g.best[i]
 			if ch.piece < 0 {
@@ -478,9 +483,12 @@ const regrowRounds = 3
 func (a *assembly) growFramedFrom(keep []int) []int {
 	n, m := a.n, a.m
 	g := &grower{a: a, size: n, framed: true, cell: make([]int, m), placed: make([]bool, m),
-		best: make([]slotChoice, m)}
+		best: make([]slotChoice, m), unplaced: make([]int, m), wanting: make([][]int, m)}
 	for i := range g.cell {
 		g.cell[i] = -1
+	}
+	for x := range g.unplaced {
+		g.unplaced[x] = x
 	}
 	g.buddies()
 	for c, x := range keep {
