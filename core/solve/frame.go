@@ -364,14 +364,22 @@ func assign(cost [][]float64) []int {
 	u, v := make([]float64, rows+1), make([]float64, cols+1)
 	p, way := make([]int, cols+1), make([]int, cols+1) // p[j]: row (1-based) on column j
 	minv, used := make([]float64, cols+1), make([]bool, cols+1)
+	var usedCols []int
 	for i := 1; i <= rows; i++ {
 		p[0] = i
 		j0 := 0
 		for j := range minv {
 			minv[j], used[j] = inf, false
 		}
+		usedCols = usedCols[:0]
+		// Each step takes its delta off minv of every unused column; that
+		// is done in the next step's pass over them (prev), before minv is
+		// read, so one pass a step does both: the same subtractions. Used
+		// columns' minv is never read again, nor any after the last step.
+		prev := 0.0
 		for p[j0] != 0 {
 			used[j0] = true
+			usedCols = append(usedCols, j0)
 			i0, delta, j1 := p[j0], inf, 0
 			// The row and the slices read in the loop, cut to one length so
 			// that the compiler drops the bounds checks.
@@ -381,24 +389,21 @@ func assign(cost [][]float64) []int {
 				if us[j] {
 					continue
 				}
-				mj := mv[j]
+				mj := mv[j] - prev
 				if cur := c - ui - vs[j]; cur < mj {
 					mj = cur
-					mv[j], wy[j] = cur, j0
+					wy[j] = j0
 				}
+				mv[j] = mj
 				if mj < delta {
 					delta, j1 = mj, j+1
 				}
 			}
-			pj, vj, mvj := p[:len(used)], v[:len(used)], minv[:len(used)]
-			for j, uj := range used {
-				if uj {
-					u[pj[j]] += delta
-					vj[j] -= delta
-				} else {
-					mvj[j] -= delta
-				}
+			for _, j := range usedCols { // distinct rows p[j]: any order
+				u[p[j]] += delta
+				v[j] -= delta
 			}
+			prev = delta
 			j0 = j1
 		}
 		for j0 != 0 {

@@ -45,6 +45,86 @@ func TestAssignMatchesBruteForce(t *testing.T) {
 	}
 }
 
+// TestAssignLikeTextbook: assign, which takes each step's delta off the
+// unused columns in the next step's pass, picks what the textbook form
+// (assignPlain, two passes a step) picks, ties included: on random
+// matrices of small integers (many optimal assignments) and of fractions.
+func TestAssignLikeTextbook(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 1000 {
+		rows := 1 + rng.IntN(40)
+		cols := rows + rng.IntN(80)
+		cost := make([][]float64, rows)
+		for i := range cost {
+			cost[i] = make([]float64, cols)
+			for j := range cost[i] {
+				if trial%2 == 0 {
+					cost[i][j] = float64(rng.IntN(4))
+				} else {
+					cost[i][j] = float64(float32(100 * rng.Float64()))
+				}
+			}
+		}
+		if got, want := assign(cost), assignPlain(cost); !slices.Equal(got, want) {
+			t.Fatalf("trial %d (%d×%d): %v, the textbook form %v", trial, rows, cols, got, want)
+		}
+	}
+}
+
+// assignPlain is assign as first written: the Hungarian algorithm with
+// potentials, each step a pass to find the nearest column and one to move
+// the potentials and the distances.
+func assignPlain(cost [][]float64) []int {
+	rows, cols := len(cost), len(cost[0])
+	inf := math.Inf(1)
+	u, v := make([]float64, rows+1), make([]float64, cols+1)
+	p, way := make([]int, cols+1), make([]int, cols+1)
+	minv, used := make([]float64, cols+1), make([]bool, cols+1)
+	for i := 1; i <= rows; i++ {
+		p[0] = i
+		j0 := 0
+		for j := range minv {
+			minv[j], used[j] = inf, false
+		}
+		for p[j0] != 0 {
+			used[j0] = true
+			i0, delta, j1 := p[j0], inf, 0
+			for j := 1; j <= cols; j++ {
+				if used[j] {
+					continue
+				}
+				if cur := cost[i0-1][j-1] - u[i0] - v[j]; cur < minv[j] {
+					minv[j], way[j] = cur, j0
+				}
+				if minv[j] < delta {
+					delta, j1 = minv[j], j
+				}
+			}
+			for j := 0; j <= cols; j++ {
+				if used[j] {
+					u[p[j]] += delta
+					v[j] -= delta
+				} else {
+					minv[j] -= delta
+				}
+			}
+			j0 = j1
+		}
+		for j0 != 0 {
+			j1 := way[j0]
+			p[j0] = p[j1]
+			j0 = j1
+		}
+	}
+	out := make([]int, rows)
+	for j := 1; j <= cols; j++ {
+		if p[j] != 0 {
+			out[p[j]-1] = j - 1
+		}
+	}
+	return out
+}
+
 func bruteAssign(cost [][]float64, row int, used []bool) float64 {
 	if row == len(cost) {
 		return 0
