@@ -848,6 +848,7 @@ func (a *assembly) fillByLayers(cells, region []int) {
 		pool[i] = cells[c]
 		cells[c] = -1
 	}
+	var flat []float64
 	for len(pool) > 0 {
 		var layer []int
 		for _, c := range region {
@@ -868,7 +869,11 @@ func (a *assembly) fillByLayers(cells, region []int) {
 			return
 		}
 		cost := make([][]float64, len(layer))
-		flat := make([]float64, len(layer)*len(pool)) // one allocation for the rows
+		// The rows in one buffer, kept for the next layers (seamsAtEach
+		// writes every entry).
+		if need := len(layer) * len(pool); cap(flat) < need {
+			flat = make([]float64, need)
+		}
 		for k, c := range layer {
 			cost[k] = flat[k*len(pool) : (k+1)*len(pool) : (k+1)*len(pool)]
 			a.seamsAtEach(cells, c, pool, cost[k])
@@ -900,12 +905,28 @@ func (a *assembly) seamsAtEach(cells []int, c int, pool []int, out []float64) {
 	if r+1 < n && cells[c+n] >= 0 {
 		add(above, cells[c+n])
 	}
-	for j, x := range pool {
-		var d float64
-		for i := range k {
-			d += seamCost(vals[i][x])
+	// One loop per count of neighbours, each summing from 0 in order as
+	// the loop over them would.
+	v0, v1, v2, v3 := vals[0], vals[1], vals[2], vals[3]
+	switch k {
+	case 0:
+		clear(out[:len(pool)])
+	case 1:
+		for j, x := range pool {
+			out[j] = 0 + seamCost(v0[x])
 		}
-		out[j] = d
+	case 2:
+		for j, x := range pool {
+			out[j] = 0 + seamCost(v0[x]) + seamCost(v1[x])
+		}
+	case 3:
+		for j, x := range pool {
+			out[j] = 0 + seamCost(v0[x]) + seamCost(v1[x]) + seamCost(v2[x])
+		}
+	default:
+		for j, x := range pool {
+			out[j] = 0 + seamCost(v0[x]) + seamCost(v1[x]) + seamCost(v2[x]) + seamCost(v3[x])
+		}
 	}
 }
 
