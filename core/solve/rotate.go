@@ -31,8 +31,22 @@ func (a *assembly) rotateBlocksLarge(cells []int, best *matches, memo *shiftMemo
 	diag := newLineDiagonals(n)
 	pairs := linePairs{n: n, seam: make([]float32, n*n*n)}
 	// Blocks up to maxLen long take 2·maxShift shifts each, whole lines n.
-	prefix, stamp := make([]float64, n*n*2*maxShift+n), make([]int, n*n*2*maxShift+n)
+	slots := n*n*2*maxShift + n
+	prefix, stamp := make([]float64, slots), make([]int, slots)
 	epoch := 0
+	// The terms of a boundary's diagonals, by shift (slot): those of the
+	// lower boundary (i0, the same for every i1) and of the upper one (i1,
+	// the same for up to maxBlock values of i0, kept for each i1 modulo
+	// maxBlock+1), valid while stamped with the boundary's last build
+	// (built[b], a number no other build has).
+	lowTerm, lowStamp := make([]float64, slots), make([]int, slots)
+	upTerm, upStamp := make([]float64, (maxBlock+1)*slots), make([]int, (maxBlock+1)*slots)
+	built, builds := make([]int, n), 0
+	rebuild := func(b int, lines []int, cross []float32) {
+		diag.build(b, lines, cross, m)
+		builds++
+		built[b] = builds
+	}
 	moved := false
 	for pass, vertical := range [2]bool{false, true} {
 		idx := func(line, k int) int {
@@ -109,7 +123,7 @@ func (a *assembly) rotateBlocksLarge(cells []int, best *matches, memo *shiftMemo
 			return at(l1, k1)-at(l0, k1)-at(l1, k0)+at(l0, k0) == 0 && anyDoubt(prev.doubtBefore, i0, i1, from, to)
 		}
 		for b := 1; b < n; b++ {
-			diag.build(b, lines, cross, m)
+			rebuild(b, lines, cross)
 		}
 		for i := range n {
 			pairs.build(i, lines, along, m)
@@ -142,10 +156,19 @@ func (a *assembly) rotateBlocksLarge(cells []int, best *matches, memo *shiftMemo
 			}
 			prefix[slot], stamp[slot] = s, epoch*(maxBlock+1)+i1-i0
 			if i0 > 0 { // the lower line of boundary i0 moves
-				s += diag.lower(i0, d-l, from, from+d) + diag.lower(i0, d, from+d, to) - diag.lower(i0, 0, from, to)
+				if lowStamp[slot] != built[i0] {
+					lowTerm[slot] = diag.lower(i0, d-l, from, from+d) + diag.lower(i0, d, from+d, to) - diag.lower(i0, 0, from, to)
+					lowStamp[slot] = built[i0]
+				}
+				s += lowTerm[slot]
 			}
 			if i1 < n { // the upper line of boundary i1 moves
-				s += diag.upper(i1, d-l, from, from+d) + diag.upper(i1, d, from+d, to) - diag.upper(i1, 0, from, to)
+				k := i1%(maxBlock+1)*slots + slot
+				if upStamp[k] != built[i1] {
+					upTerm[k] = diag.upper(i1, d-l, from, from+d) + diag.upper(i1, d, from+d, to) - diag.upper(i1, 0, from, to)
+					upStamp[k] = built[i1]
+				}
+				s += upTerm[k]
 			}
 			return s
 		}
@@ -166,7 +189,7 @@ func (a *assembly) rotateBlocksLarge(cells []int, best *matches, memo *shiftMemo
 			}
 			count()
 			for b := max(i0, 1); b <= min(i1, n-1); b++ {
-				diag.build(b, lines, cross, m)
+				rebuild(b, lines, cross)
 			}
 			epoch++
 		}
