@@ -300,16 +300,40 @@ func (g *grower) chooseAny(r, c int, ch *slotChoice) {
 	if k == 0 {
 		return
 	}
-	fk := float64(k)
-	for _, x := range g.unplaced { // as every piece in order, the placed skipped
-		var sum float64
-		buddy := true
-		for i := range k {
-			sum += float64(vals[i][x])
-			buddy = buddy && pref[i] == x && back[i][x] == ys[i]
+	// Only pref[0] can be every neighbour's best buddy: buddy is the piece
+	// that is, or −1.
+	buddy := pref[0]
+	for i := range k {
+		if buddy < 0 || pref[i] != buddy || back[i][buddy] != ys[i] {
+			buddy = -1
+			break
 		}
+	}
+	// The sum from 0 in the neighbours' order, one loop per count of them.
+	fk := float64(k)
+	v0, v1, v2, v3 := vals[0], vals[1], vals[2], vals[3]
+	offer := func(x int, sum float64) {
 		if d := sum / fk; !math.IsInf(d, 1) {
-			ch.offer(x, d, buddy)
+			ch.offer(x, d, x == buddy)
+		}
+	}
+	// As every piece in order, the placed skipped.
+	switch k {
+	case 1:
+		for _, x := range g.unplaced {
+			offer(x, 0+float64(v0[x]))
+		}
+	case 2:
+		for _, x := range g.unplaced {
+			offer(x, 0+float64(v0[x])+float64(v1[x]))
+		}
+	case 3:
+		for _, x := range g.unplaced {
+			offer(x, 0+float64(v0[x])+float64(v1[x])+float64(v2[x]))
+		}
+	default:
+		for _, x := range g.unplaced {
+			offer(x, 0+float64(v0[x])+float64(v1[x])+float64(v2[x])+float64(v3[x]))
 		}
 	}
 }
