@@ -21,15 +21,16 @@ import "slices"
 // they were when the same pass of the previous call began, and that pass
 // shifted none of them, is passed over if that pass priced it too: it was
 // priced on the same seams then and not shifted, so it would not be now.
-// A repair calls this up to eight times, mostly after moves elsewhere.
+// A repair calls this up to eight times, mostly after moves elsewhere; the
+// pass's tables are kept too, and built again only where lines changed.
 func (a *assembly) rotateBlocksLarge(cells []int, best *matches, memo *shiftMemo) bool {
 	n, m := a.n, a.m
 	doubt := a.doubtful(cells, best)
 	const maxBlock, maxLen = 4, 16
 	const maxShift = 3
 	lineMajor := make([]int, n*n)
-	diag := newLineDiagonals(n)
-	pairs := linePairs{n: n, seam: make([]float32, n*n*n)}
+	var diag *lineDiagonals // the tables, made in the first pass (see below)
+	var pairs linePairs
 	// Blocks up to maxLen long take 2·maxShift shifts each, whole lines n.
 	slots := n*n*2*maxShift + n
 	prefix, stamp := make([]float64, slots), make([]int, slots)
@@ -122,11 +123,27 @@ func (a *assembly) rotateBlocksLarge(cells []int, best *matches, memo *shiftMemo
 			at := func(i, k int) int { return dirtyBefore[i*(n+1)+k] }
 			return at(l1, k1)-at(l0, k1)-at(l1, k0)+at(l0, k0) == 0 && anyDoubt(prev.doubtBefore, i0, i1, from, to)
 		}
-		for b := 1; b < n; b++ {
-			rebuild(b, lines, cross)
+		// The tables as the previous pass left them, built again only for
+		// the lines changed since (see shiftMemo); each pass keeps its own.
+		if prev.diag != nil {
+			diag, pairs = prev.diag, prev.pairs
+		} else if diag == nil || memo != nil {
+			diag, pairs = newLineDiagonals(n), linePairs{n: n, seam: make([]float32, n*n*n)}
 		}
+		changed := make([]bool, n)
 		for i := range n {
-			pairs.build(i, lines, along, m)
+			changed[i] = prev.end == nil || !slices.Equal(lines[i*n:(i+1)*n], prev.end[i*n:(i+1)*n])
+			if changed[i] {
+				pairs.build(i, lines, along, m)
+			}
+		}
+		for b := 1; b < n; b++ {
+			if changed[b-1] || changed[b] {
+				rebuild(b, lines, cross)
+			} else {
+				builds++ // as built, but not for this call's kept terms
+				built[b] = builds
+			}
 		}
 		// delta is the change in total cost of shifting block (i0…i1−1,
 		// from…to−1) by d cells, 0 < d < to−from. Its sum over the lines
@@ -232,6 +249,7 @@ func (a *assembly) rotateBlocksLarge(cells []int, best *matches, memo *shiftMemo
 			}
 		}
 		if memo != nil {
+			cur.end, cur.diag, cur.pairs = slices.Clone(lines), diag, pairs
 			memo.passes[pass] = cur
 		}
 	}
@@ -248,6 +266,10 @@ type shiftPass struct {
 	lines       []int  // the pieces, line by line, as the pass began; nil before any
 	shifted     []bool // the cells (line by line) a shift moved in the pass
 	doubtBefore []int  // the pass's count of doubtful cells (which blocks it priced)
+	// end is the pieces as the pass ended, diag and pairs its tables then.
+	end   []int
+	diag  *lineDiagonals
+	pairs linePairs
 }
 
 // lineDiagonals holds, for each boundary b between line b−1 (upper) and
