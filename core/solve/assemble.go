@@ -812,26 +812,47 @@ func (a *assembly) shapeKey(sigSum uint64, front []int32, x int32, c int) uint64
 // bestRotation returns the cyclic shift of the rows and columns of cells
 // with the least total dissimilarity: without flat sides an arrangement can
 // be right but for where it wraps around, which its dearest seams show.
+//
+// Every shift's seams are seams of cells on the torus: each cell's with the
+// cell after it and the one below it, cyclically (wrapR, wrapD), looked up
+// once. A shift's cost is fillingCost's sum of them, in its order.
 func bestRotation(n int, right, down []float32, cells []int) []int {
+	m := n * n
 	best, bestCost := cells, fillingCost(n, right, down, cells)
-	rot := make([]int, len(cells))
+	wrapR, wrapD := make([]float32, m), make([]float32, m)
+	for c, x := range cells {
+		r, col := c/n, c%n
+		wrapR[c] = right[x*m+cells[r*n+(col+1)%n]]
+		wrapD[c] = down[x*m+cells[(r+1)%n*n+col]]
+	}
 	for dr := range n {
 		for dc := range n {
 			if dr == 0 && dc == 0 {
 				continue
 			}
-			for r := range n {
-				rr := (r + dr) % n
-				for c, x := range cells[r*n : (r+1)*n] {
-					cc := c + dc
-					if cc >= n {
-						cc -= n
+			// Cell (R, C) of the shift holds cell (R−dr, C−dc) of cells.
+			var cost float64
+			for R := range n {
+				row := (R - dr + n) % n * n
+				for C := range n {
+					c := row + (C-dc+n)%n
+					if C+1 < n {
+						cost += float64(wrapR[c])
 					}
-					rot[rr*n+cc] = x
+					if R+1 < n {
+						cost += float64(wrapD[c])
+					}
 				}
 			}
-			if cost := fillingCost(n, right, down, rot); cost < bestCost {
-				best, bestCost = slices.Clone(rot), cost
+			if cost < bestCost {
+				rot := make([]int, m)
+				for r := range n {
+					rr := (r + dr) % n
+					for c, x := range cells[r*n : (r+1)*n] {
+						rot[rr*n+(c+dc)%n] = x
+					}
+				}
+				best, bestCost = rot, cost
 			}
 		}
 	}

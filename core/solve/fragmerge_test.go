@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -153,4 +154,52 @@ func TestRotateBlocksLargeMemo(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestBestRotationLikePlain: pricing every cyclic shift from the torus's
+// seams looked up once (bestRotation) picks the shift that building and
+// pricing each (bestRotationPlain) picks, on seams from 2⁻³⁰ to 2³⁰ and on
+// small integers (ties: the first cheapest shift).
+func TestBestRotationLikePlain(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for trial := range 40 {
+		n := 3 + trial%6
+		m := n * n
+		right, down := make([]float32, m*m), make([]float32, m*m)
+		for i := range right {
+			if trial%2 == 0 {
+				right[i] = float32(math.Ldexp(rng.Float64(), rng.IntN(60)-30))
+				down[i] = float32(math.Ldexp(rng.Float64(), rng.IntN(60)-30))
+			} else {
+				right[i], down[i] = float32(rng.IntN(3)), float32(rng.IntN(3))
+			}
+		}
+		cells := rng.Perm(m)
+		if got, want := bestRotation(n, right, down, cells), bestRotationPlain(n, right, down, cells); !slices.Equal(got, want) {
+			t.Fatalf("trial %d (%d×%d): %v, building each shift %v", trial, n, n, got, want)
+		}
+	}
+}
+
+// bestRotationPlain is bestRotation as first written: each shift built and
+// priced by fillingCost.
+func bestRotationPlain(n int, right, down []float32, cells []int) []int {
+	best, bestCost := cells, fillingCost(n, right, down, cells)
+	rot := make([]int, len(cells))
+	for dr := range n {
+		for dc := range n {
+			if dr == 0 && dc == 0 {
+				continue
+			}
+			for r := range n {
+				for c, x := range cells[r*n : (r+1)*n] {
+					rot[(r+dr)%n*n+(c+dc)%n] = x
+				}
+			}
+			if cost := fillingCost(n, right, down, rot); cost < bestCost {
+				best, bestCost = slices.Clone(rot), cost
+			}
+		}
+	}
+	return best
 }
