@@ -77,16 +77,90 @@ func (a *assembly) exchangeAnneal(cells, pool []int, steps int, hot, cold float6
 	cool := math.Pow(cold/hot, 1/float64(steps))
 	t := hot
 	inSet := make([]bool, a.m)
+	sc := a.newSeamCache(cells)
 	for range steps {
 		t *= cool
 		c1, c2 := pool[rng.IntN(len(pool))], pool[rng.IntN(len(pool))]
 		if c1 == c2 {
 			continue
 		}
-		if d := a.exchange(cells, c1, c2, inSet); d > 0 && !metropolis(d/t, rng.Float64()) {
+		if d := sc.exchange(cells, c1, c2, inSet); d > 0 && !metropolis(d/t, rng.Float64()) {
 			cells[c1], cells[c2] = cells[c2], cells[c1]
+		} else {
+			sc.update(cells, c1, c2)
 		}
 	}
+}
+
+// seamCache holds the seam right of and below each cell of an arrangement
+// (right[c], down[c]; 0 off the grid), kept in step with its exchanges by
+// update. exchangeAnneal prices the seams an exchange breaks from it: the
+// same values setCost reads from the matrices, in a few kilobytes.
+type seamCache struct {
+	a           *assembly
+	right, down []float32
+}
+
+func (a *assembly) newSeamCache(cells []int) *seamCache {
+	sc := &seamCache{a: a, right: make([]float32, a.m), down: make([]float32, a.m)}
+	for c := range cells {
+		sc.set(cells, c)
+	}
+	return sc
+}
+
+// set reads the seams right of and below cell c from the matrices.
+func (sc *seamCache) set(cells []int, c int) {
+	a := sc.a
+	n, m := a.n, a.m
+	if c%n+1 < n {
+		sc.right[c] = a.right[cells[c]*m+cells[c+1]]
+	}
+	if c+n < m {
+		sc.down[c] = a.down[cells[c]*m+cells[c+n]]
+	}
+}
+
+// update reads again the seams of cells c1 and c2, whose pieces changed.
+func (sc *seamCache) update(cells []int, c1, c2 int) {
+	n := sc.a.n
+	for _, c := range [2]int{c1, c2} {
+		sc.set(cells, c)
+		if c%n > 0 {
+			sc.set(cells, c-1)
+		}
+		if c >= n {
+			sc.set(cells, c-n)
+		}
+	}
+}
+
+// exchange is assembly.exchange, the seams before the exchange read from
+// the cache (setCost's terms in setCost's order).
+func (sc *seamCache) exchange(cells []int, c1, c2 int, inSet []bool) float64 {
+	n := sc.a.n
+	pair := [2]int{c1, c2}
+	inSet[c1], inSet[c2] = true, true
+	var before float64
+	for _, c := range pair {
+		r, col := c/n, c%n
+		if col+1 < n {
+			before += float64(sc.right[c])
+		}
+		if r+1 < n {
+			before += float64(sc.down[c])
+		}
+		if col > 0 && !inSet[c-1] {
+			before += float64(sc.right[c-1])
+		}
+		if r > 0 && !inSet[c-n] {
+			before += float64(sc.down[c-n])
+		}
+	}
+	cells[c1], cells[c2] = cells[c2], cells[c1]
+	d := sc.a.setCost(cells, pair[:], inSet) - before
+	inSet[c1], inSet[c2] = false, false
+	return d
 }
 
 // metropolis reports whether a change costing x temperatures is accepted by

@@ -3,6 +3,7 @@ package solve
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -104,5 +105,42 @@ func TestMetropolis(t *testing.T) {
 				t.Errorf("metropolis(%v, %v) = %v, want %v", x, u, got, want)
 			}
 		}
+	}
+}
+
+// TestExchangeAnnealSeamCache: annealing with the seams before each
+// exchange read from the cache (seamCache) makes the exchanges of pricing
+// them from the matrices (assembly.exchange), on seams from 2⁻³⁰ to 2³⁰ —
+// so that sums in another order would round differently — over a pool of
+// touching and apart cells.
+func TestExchangeAnnealSeamCache(t *testing.T) {
+	const n = 9
+	m := n * n
+	rng := rand.New(rand.NewPCG(5, 6))
+	a := &assembly{n: n, m: m, right: make([]float32, m*m), down: make([]float32, m*m)}
+	seam := func() float32 { return float32(math.Ldexp(rng.Float64(), rng.IntN(60)-30)) }
+	for i := range a.right {
+		a.right[i], a.down[i] = seam(), seam()
+	}
+	cells := rng.Perm(m)
+	pool := rng.Perm(m)[:m/2]
+	want := slices.Clone(cells)
+	const steps, hot, cold = 20000, 1e6, 1e-3
+	plain := rand.New(rand.NewPCG(7, 8))
+	cool, temp := math.Pow(cold/hot, 1/float64(steps)), float64(hot)
+	inSet := make([]bool, m)
+	for range steps { // exchangeAnneal priced by assembly.exchange
+		temp *= cool
+		c1, c2 := pool[plain.IntN(len(pool))], pool[plain.IntN(len(pool))]
+		if c1 == c2 {
+			continue
+		}
+		if d := a.exchange(want, c1, c2, inSet); d > 0 && !metropolis(d/temp, plain.Float64()) {
+			want[c1], want[c2] = want[c2], want[c1]
+		}
+	}
+	a.exchangeAnneal(cells, pool, steps, hot, cold, rand.New(rand.NewPCG(7, 8)))
+	if !slices.Equal(cells, want) {
+		t.Fatalf("with the cache the annealing ends at cost %v, without at %v", a.cost(cells), a.cost(want))
 	}
 }

@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -72,9 +73,133 @@ func TestRotateBlocksLargeMatchesBySets(t *testing.T) {
 	for i, start := range starts {
 		x, y := slices.Clone(start), slices.Clone(start)
 		mx := a.rotateBlocksBySets(x, a.bestMatches())
-		my := a.rotateBlocksLarge(y, a.bestMatches())
+		my := a.rotateBlocksLarge(y, a.bestMatches(), nil)
 		if mx != my || !slices.Equal(x, y) {
 			t.Fatalf("start %d: by sets moved %v to cost %v, large moved %v to cost %v", i, mx, a.cost(x), my, a.cost(y))
 		}
 	}
+}
+
+// TestRotateBlocksLargeMatchesBySetsRandom is the same on seams of random
+// fractions, true ones cheaper, from the truth with pieces exchanged and
+// from shuffles: no two prices alike, so a shift priced from another
+// block's sums would show.
+func TestRotateBlocksLargeMatchesBySetsRandom(t *testing.T) {
+	const n, m = 18, 324
+	rng := rand.New(rand.NewPCG(11, 12))
+	a := &assembly{n: n, m: m, right: make([]float32, m*m), down: make([]float32, m*m)}
+	for x := range m {
+		for y := range m {
+			a.right[x*m+y] = 0.2 + 0.8*rng.Float32()
+			a.down[x*m+y] = 0.2 + 0.8*rng.Float32()
+		}
+		if x%n+1 < n {
+			a.right[x*m+x+1] = 0.1 * rng.Float32()
+		}
+		if x+n < m {
+			a.down[x*m+x+n] = 0.1 * rng.Float32()
+		}
+	}
+	a.positive = nonNegative(a.right) && nonNegative(a.down)
+	for k := range 6 {
+		start := identity(m)
+		if k < 4 {
+			for range 10 * (k + 1) {
+				i, j := rng.IntN(m), rng.IntN(m)
+				start[i], start[j] = start[j], start[i]
+			}
+		} else {
+			rng.Shuffle(m, func(i, j int) { start[i], start[j] = start[j], start[i] })
+		}
+		x, y := slices.Clone(start), slices.Clone(start)
+		mx := a.rotateBlocksBySets(x, a.bestMatches())
+		my := a.rotateBlocksLarge(y, a.bestMatches(), nil)
+		if mx != my || !slices.Equal(x, y) {
+			t.Fatalf("start %d: by sets moved %v to cost %v, large moved %v to cost %v", k, mx, a.cost(x), my, a.cost(y))
+		}
+	}
+}
+
+// TestRotateBlocksLargeMemo: passing over the blocks the previous call
+// priced on the same seams (shiftMemo) makes the moves of pricing them
+// again, over calls with a few pieces exchanged between them (or none, or
+// the shifts undone).
+func TestRotateBlocksLargeMemo(t *testing.T) {
+	const n = 20
+	a := syntheticAssembly(n, 4)
+	rng := rand.New(rand.NewPCG(7, 8))
+	for trial := range 4 {
+		x := displaced(n)
+		for range 5 * (trial + 1) {
+			i, j := rng.IntN(n*n), rng.IntN(n*n)
+			x[i], x[j] = x[j], x[i]
+		}
+		y := slices.Clone(x)
+		memo := &shiftMemo{}
+		for call := range 6 {
+			start := slices.Clone(x)
+			mx := a.rotateBlocksLarge(x, a.bestMatches(), memo)
+			my := a.rotateBlocksLarge(y, a.bestMatches(), nil)
+			if mx != my || !slices.Equal(x, y) {
+				t.Fatalf("trial %d, call %d: with the memo moved %v to cost %v, without %v to cost %v", trial, call, mx, a.cost(x), my, a.cost(y))
+			}
+			if call == 3 { // the shifts undone: each cell as the call began
+				copy(x, start)
+				copy(y, start)
+			}
+			for range call % 3 { // 0, 1 or 2 exchanges before the next call
+				i, j := rng.IntN(n*n), rng.IntN(n*n)
+				x[i], x[j] = x[j], x[i]
+				y[i], y[j] = y[j], y[i]
+			}
+		}
+	}
+}
+
+// TestBestRotationLikePlain: pricing every cyclic shift from the torus's
+// seams looked up once (bestRotation) picks the shift that building and
+// pricing each (bestRotationPlain) picks, on seams from 2⁻³⁰ to 2³⁰ and on
+// small integers (ties: the first cheapest shift).
+func TestBestRotationLikePlain(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for trial := range 40 {
+		n := 3 + trial%6
+		m := n * n
+		right, down := make([]float32, m*m), make([]float32, m*m)
+		for i := range right {
+			if trial%2 == 0 {
+				right[i] = float32(math.Ldexp(rng.Float64(), rng.IntN(60)-30))
+				down[i] = float32(math.Ldexp(rng.Float64(), rng.IntN(60)-30))
+			} else {
+				right[i], down[i] = float32(rng.IntN(3)), float32(rng.IntN(3))
+			}
+		}
+		cells := rng.Perm(m)
+		if got, want := bestRotation(n, right, down, cells), bestRotationPlain(n, right, down, cells); !slices.Equal(got, want) {
+			t.Fatalf("trial %d (%d×%d): %v, building each shift %v", trial, n, n, got, want)
+		}
+	}
+}
+
+// bestRotationPlain is bestRotation as first written: each shift built and
+// priced by fillingCost.
+func bestRotationPlain(n int, right, down []float32, cells []int) []int {
+	best, bestCost := cells, fillingCost(n, right, down, cells)
+	rot := make([]int, len(cells))
+	for dr := range n {
+		for dc := range n {
+			if dr == 0 && dc == 0 {
+				continue
+			}
+			for r := range n {
+				for c, x := range cells[r*n : (r+1)*n] {
+					rot[(r+dr)%n*n+(c+dc)%n] = x
+				}
+			}
+			if cost := fillingCost(n, right, down, rot); cost < bestCost {
+				best, bestCost = slices.Clone(rot), cost
+			}
+		}
+	}
+	return best
 }

@@ -21,13 +21,14 @@ import (
 // reframe repairs cells (cell → piece) in place as above and returns it.
 func (a *assembly) reframe(cells []int) []int {
 	best := a.bestMatches()
+	shifts, swaps := &shiftMemo{}, &swapMemo{}
 	for round := 0; round < 2; round++ {
 		for range 4 {
 			moved := a.shiftFrame(cells)
 			moved = a.orderLines(cells, false) || moved
 			moved = a.orderLines(cells, true) || moved
-			moved = a.rotateBlocks(cells, best) || moved
-			moved = a.swapBlocks(cells, best) || moved
+			moved = a.rotateBlocks(cells, best, shifts) || moved
+			moved = a.swapBlocks(cells, best, swaps) || moved
 			moved = a.reassignDoubtful(cells, best) || moved
 			if !moved {
 				// Segment moves only from where the smaller moves are
@@ -137,9 +138,9 @@ func (a *assembly) orderLines(cells []int, byRow bool) bool {
 // blocks with a doubtful cell (see doubtful) move: where every seam of a
 // block is a best-buddy seam, no shift is cheaper, and the search stays
 // small on a nearly right arrangement.
-func (a *assembly) rotateBlocks(cells []int, best *matches) bool {
+func (a *assembly) rotateBlocks(cells []int, best *matches, memo *shiftMemo) bool {
 	if a.n > reframeAllMax {
-		return a.rotateBlocksLarge(cells, best)
+		return a.rotateBlocksLarge(cells, best, memo)
 	}
 	return a.rotateBlocksBySets(cells, best)
 }
@@ -363,34 +364,46 @@ func assign(cost [][]float64) []int {
 	u, v := make([]float64, rows+1), make([]float64, cols+1)
 	p, way := make([]int, cols+1), make([]int, cols+1) // p[j]: row (1-based) on column j
 	minv, used := make([]float64, cols+1), make([]bool, cols+1)
+	var usedCols []int
 	for i := 1; i <= rows; i++ {
 		p[0] = i
 		j0 := 0
 		for j := range minv {
 			minv[j], used[j] = inf, false
 		}
+		usedCols = usedCols[:0]
+		// Each step takes its delta off minv of every unused column; that
+		// is done in the next step's pass over them (prev), before minv is
+		// read, so one pass a step does both: the same subtractions. Used
+		// columns' minv is never read again, nor any after the last step.
+		prev := 0.0
 		for p[j0] != 0 {
 			used[j0] = true
+			usedCols = append(usedCols, j0)
 			i0, delta, j1 := p[j0], inf, 0
-			for j := 1; j <= cols; j++ {
-				if used[j] {
+			// The row and the slices read in the loop, cut to one length so
+			// that the compiler drops the bounds checks.
+			row, ui := cost[i0-1][:cols], u[i0]
+			us, mv, wy, vs := used[1:cols+1], minv[1:cols+1], way[1:cols+1], v[1:cols+1]
+			for j, c := range row { // column j+1
+				if us[j] {
 					continue
 				}
-				if cur := cost[i0-1][j-1] - u[i0] - v[j]; cur < minv[j] {
-					minv[j], way[j] = cur, j0
+				mj := mv[j] - prev
+				if cur := c - ui - vs[j]; cur < mj {
+					mj = cur
+					wy[j] = j0
 				}
-				if minv[j] < delta {
-					delta, j1 = minv[j], j
-				}
-			}
-			for j := 0; j <= cols; j++ {
-				if used[j] {
-					u[p[j]] += delta
-					v[j] -= delta
-				} else {
-					minv[j] -= delta
+				mv[j] = mj
+				if mj < delta {
+					delta, j1 = mj, j+1
 				}
 			}
+			for _, j := range usedCols { // distinct rows p[j]: any order
+				u[p[j]] += delta
+				v[j] -= delta
+			}
+			prev = delta
 			j0 = j1
 		}
 		for j0 != 0 {
@@ -419,13 +432,18 @@ var blockShapes = [][2]int{{1, 1}, {1, 2}, {2, 1}, {2, 2}}
 // together in the wrong place moves as one; it reports whether it swapped.
 // Both blocks hold a doubtful cell (see doubtful): where two misplaced
 // pieces sit, which keeps the search small on a nearly right arrangement.
-func (a *assembly) swapBlocks(cells []int, best *matches) bool {
+//
+// With memo (nil: none), a pair of blocks that the same shape's pass of the
+// previous call priced is passed over when neither block nor any cell
+// beside one has changed since that pass began, nor was swapped in it: it
+// was priced on the same seams then and not swapped, so it would not be now.
+func (a *assembly) swapBlocks(cells []int, best *matches, memo *swapMemo) bool {
 	n := a.n
 	doubt := a.doubtful(cells, best)
 	inSet := make([]bool, n*n)
 	var set []int
 	moved := false
-	for _, sh := range blockShapes {
+	for pass, sh := range blockShapes {
 		h, w := sh[0], sh[1]
 		block := func(p int) []int {
 			out := make([]int, 0, h*w)
@@ -477,6 +495,42 @@ func (a *assembly) swapBlocks(cells []int, best *matches) bool {
 			}
 			tops, blocks, price = tops[:len(order)], blocks[:len(order)], price[:len(order)]
 		}
+		// The previous pass (see swapMemo). A dirty cell differs from that
+		// pass's start or was swapped in it; dirtyBefore[r*(n+1)+c] counts
+		// those in rows < r and columns < c; clean[i]: none in block i or
+		// beside it.
+		var prev swapPass
+		if memo != nil {
+			prev = memo.passes[pass]
+		}
+		cur := swapPass{cells: slices.Clone(cells), swapped: make([]bool, n*n), top: make([]bool, n*n)}
+		for _, p := range tops {
+			cur.top[p] = true
+		}
+		dirty, dirtyBefore := make([]bool, n*n), make([]int, (n+1)*(n+1))
+		clean := make([]bool, len(tops))
+		recount := func() {
+			for r := range n {
+				row := 0
+				for c := range n {
+					if dirty[r*n+c] {
+						row++
+					}
+					dirtyBefore[(r+1)*(n+1)+c+1] = dirtyBefore[r*(n+1)+c+1] + row
+				}
+			}
+			at := func(r, c int) int { return dirtyBefore[r*(n+1)+c] }
+			for i, p := range tops {
+				r0, r1, c0, c1 := max(p/n-1, 0), min(p/n+h+1, n), max(p%n-1, 0), min(p%n+w+1, n)
+				clean[i] = at(r1, c1)-at(r0, c1)-at(r1, c0)+at(r0, c0) == 0
+			}
+		}
+		if prev.cells != nil {
+			for c := range dirty {
+				dirty[c] = prev.swapped[c] || cells[c] != prev.cells[c]
+			}
+			recount()
+		}
 		// overlap reports whether the blocks at p and q (top-left cells)
 		// share a cell; joined, whether they share a cell or a seam.
 		span := func(u, v, size, margin int) bool { return v < u+size+margin && u < v+size+margin }
@@ -491,6 +545,9 @@ func (a *assembly) swapBlocks(cells []int, best *matches) bool {
 				q := tops[j]
 				if overlap(p, q) {
 					continue // (or the same)
+				}
+				if clean[i] && clean[j] && prev.top[p] && prev.top[q] {
+					continue // priced as it is in the previous pass
 				}
 				bq := blocks[j]
 				set = append(append(set[:0], bp...), bq...)
@@ -525,11 +582,33 @@ func (a *assembly) swapBlocks(cells []int, best *matches) bool {
 							reprice(k)
 						}
 					}
+					for k := range bp {
+						dirty[bp[k]], dirty[bq[k]] = true, true
+						cur.swapped[bp[k]], cur.swapped[bq[k]] = true, true
+					}
+					if prev.cells != nil {
+						recount()
+					}
 				}
 			}
 		}
+		if memo != nil {
+			memo.passes[pass] = cur
+		}
 	}
 	return moved
+}
+
+// swapMemo is what swapBlocks' passes (one per block shape) saw in its
+// previous call, for the next: see there.
+type swapMemo struct {
+	passes [4]swapPass // per blockShapes
+}
+
+type swapPass struct {
+	cells   []int  // as the pass began; nil before any
+	swapped []bool // the cells a swap changed in the pass
+	top     []bool // the top-left cells of the blocks the pass priced
 }
 
 // setCost is the cost of every pair touching the cells of set, each once
@@ -769,6 +848,7 @@ func (a *assembly) fillByLayers(cells, region []int) {
 		pool[i] = cells[c]
 		cells[c] = -1
 	}
+	var flat []float64
 	for len(pool) > 0 {
 		var layer []int
 		for _, c := range region {
@@ -789,8 +869,13 @@ func (a *assembly) fillByLayers(cells, region []int) {
 			return
 		}
 		cost := make([][]float64, len(layer))
+		// The rows in one buffer, kept for the next layers (seamsAtEach
+		// writes every entry).
+		if need := len(layer) * len(pool); cap(flat) < need {
+			flat = make([]float64, need)
+		}
 		for k, c := range layer {
-			cost[k] = make([]float64, len(pool))
+			cost[k] = flat[k*len(pool) : (k+1)*len(pool) : (k+1)*len(pool)]
 			a.seamsAtEach(cells, c, pool, cost[k])
 		}
 		pool = assignFrom(cost, pool, func(k, x int) { cells[layer[k]] = x })
@@ -802,29 +887,46 @@ func (a *assembly) fillByLayers(cells, region []int) {
 func (a *assembly) seamsAtEach(cells []int, c int, pool []int, out []float64) {
 	n, m := a.n, a.m
 	r, col := c/n, c%n
-	// Neighbour k's seam with x is vals[k][base[k]+x*stride[k]].
+	// Neighbour k's seam with x is vals[k][x]: a row of right or down, or
+	// of their transposes for the neighbours after c (see columns).
+	leftOf, above := a.columns()
 	var vals [4][]float32
-	var base, stride [4]int
 	k := 0
-	add := func(v []float32, b, s int) { vals[k], base[k], stride[k] = v, b, s; k++ }
+	add := func(v []float32, y int) { vals[k] = v[y*m : (y+1)*m]; k++ }
 	if col > 0 && cells[c-1] >= 0 {
-		add(a.right, cells[c-1]*m, 1)
+		add(a.right, cells[c-1])
 	}
 	if col+1 < n && cells[c+1] >= 0 {
-		add(a.right, cells[c+1], m)
+		add(leftOf, cells[c+1])
 	}
 	if r > 0 && cells[c-n] >= 0 {
-		add(a.down, cells[c-n]*m, 1)
+		add(a.down, cells[c-n])
 	}
 	if r+1 < n && cells[c+n] >= 0 {
-		add(a.down, cells[c+n], m)
+		add(above, cells[c+n])
 	}
-	for j, x := range pool {
-		var d float64
-		for i := range k {
-			d += seamCost(vals[i][base[i]+x*stride[i]])
+	// One loop per count of neighbours, each summing from 0 in order as
+	// the loop over them would.
+	v0, v1, v2, v3 := vals[0], vals[1], vals[2], vals[3]
+	switch k {
+	case 0:
+		clear(out[:len(pool)])
+	case 1:
+		for j, x := range pool {
+			out[j] = 0 + seamCost(v0[x])
 		}
-		out[j] = d
+	case 2:
+		for j, x := range pool {
+			out[j] = 0 + seamCost(v0[x]) + seamCost(v1[x])
+		}
+	case 3:
+		for j, x := range pool {
+			out[j] = 0 + seamCost(v0[x]) + seamCost(v1[x]) + seamCost(v2[x])
+		}
+	default:
+		for j, x := range pool {
+			out[j] = 0 + seamCost(v0[x]) + seamCost(v1[x]) + seamCost(v2[x]) + seamCost(v3[x])
+		}
 	}
 }
 

@@ -45,6 +45,86 @@ func TestAssignMatchesBruteForce(t *testing.T) {
 	}
 }
 
+// TestAssignLikeTextbook: assign, which takes each step's delta off the
+// unused columns in the next step's pass, picks what the textbook form
+// (assignPlain, two passes a step) picks, ties included: on random
+// matrices of small integers (many optimal assignments) and of fractions.
+func TestAssignLikeTextbook(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 1000 {
+		rows := 1 + rng.IntN(40)
+		cols := rows + rng.IntN(80)
+		cost := make([][]float64, rows)
+		for i := range cost {
+			cost[i] = make([]float64, cols)
+			for j := range cost[i] {
+				if trial%2 == 0 {
+					cost[i][j] = float64(rng.IntN(4))
+				} else {
+					cost[i][j] = float64(float32(100 * rng.Float64()))
+				}
+			}
+		}
+		if got, want := assign(cost), assignPlain(cost); !slices.Equal(got, want) {
+			t.Fatalf("trial %d (%d×%d): %v, the textbook form %v", trial, rows, cols, got, want)
+		}
+	}
+}
+
+// assignPlain is assign as first written: the Hungarian algorithm with
+// potentials, each step a pass to find the nearest column and one to move
+// the potentials and the distances.
+func assignPlain(cost [][]float64) []int {
+	rows, cols := len(cost), len(cost[0])
+	inf := math.Inf(1)
+	u, v := make([]float64, rows+1), make([]float64, cols+1)
+	p, way := make([]int, cols+1), make([]int, cols+1)
+	minv, used := make([]float64, cols+1), make([]bool, cols+1)
+	for i := 1; i <= rows; i++ {
+		p[0] = i
+		j0 := 0
+		for j := range minv {
+			minv[j], used[j] = inf, false
+		}
+		for p[j0] != 0 {
+			used[j0] = true
+			i0, delta, j1 := p[j0], inf, 0
+			for j := 1; j <= cols; j++ {
+				if used[j] {
+					continue
+				}
+				if cur := cost[i0-1][j-1] - u[i0] - v[j]; cur < minv[j] {
+					minv[j], way[j] = cur, j0
+				}
+				if minv[j] < delta {
+					delta, j1 = minv[j], j
+				}
+			}
+			for j := 0; j <= cols; j++ {
+				if used[j] {
+					u[p[j]] += delta
+					v[j] -= delta
+				} else {
+					minv[j] -= delta
+				}
+			}
+			j0 = j1
+		}
+		for j0 != 0 {
+			j1 := way[j0]
+			p[j0] = p[j1]
+			j0 = j1
+		}
+	}
+	out := make([]int, rows)
+	for j := 1; j <= cols; j++ {
+		if p[j] != 0 {
+			out[p[j]-1] = j - 1
+		}
+	}
+	return out
+}
+
 func bruteAssign(cost [][]float64, row int, used []bool) float64 {
 	if row == len(cost) {
 		return 0
@@ -172,6 +252,27 @@ func TestSetCostUnder(t *testing.T) {
 	}
 }
 
+// TestColumns: the transposes are right and down read by columns, for
+// sizes that the tiles of transpose divide and do not.
+func TestColumns(t *testing.T) {
+	for _, n := range []int{4, 7, 8} {
+		m := n * n
+		rng := rand.New(rand.NewPCG(uint64(n), 2))
+		a := &assembly{n: n, m: m, right: make([]float32, m*m), down: make([]float32, m*m)}
+		for i := range a.right {
+			a.right[i], a.down[i] = rng.Float32(), rng.Float32()
+		}
+		leftOf, above := a.columns()
+		for x := range m {
+			for y := range m {
+				if leftOf[y*m+x] != a.right[x*m+y] || above[y*m+x] != a.down[x*m+y] {
+					t.Fatalf("%d×%d: (%d, %d) not transposed", n, n, x, y)
+				}
+			}
+		}
+	}
+}
+
 // TestSwapBlocksLikePricingEveryPair: swapBlocks, which prices a pair of
 // blocks with no seam between them by the blocks' own prices and keeps
 // those current as swaps change them, makes exactly the swaps of the plain
@@ -212,12 +313,61 @@ func TestSwapBlocksLikePricingEveryPair(t *testing.T) {
 		want := slices.Clone(cells)
 		wantMoved, swaps := a.swapBlocksPlain(want, best)
 		got := slices.Clone(cells)
-		gotMoved := a.swapBlocks(got, best)
+		gotMoved := a.swapBlocks(got, best, nil)
 		if gotMoved != wantMoved || !slices.Equal(got, want) {
 			t.Fatalf("seed %d (%d×%d): swapBlocks moved %v to %v, the plain search %v to %v", seed, n, n, gotMoved, got, wantMoved, want)
 		}
 		if seed == 0 && swaps < 2 {
 			t.Fatalf("seed 0 made %d swaps: the test needs a pass with several", swaps)
+		}
+	}
+}
+
+// TestSwapBlocksMemo: passing over the pairs the previous call priced on
+// the same seams (swapMemo) makes the swaps of pricing them again, over
+// calls with a few pieces exchanged between them (or none, or the swaps
+// undone), on scrambled 10×10 grids.
+func TestSwapBlocksMemo(t *testing.T) {
+	for seed := range uint64(6) {
+		rng := rand.New(rand.NewPCG(seed, 9))
+		const n, m = 10, 100
+		a := &assembly{n: n, m: m, right: make([]float32, m*m), down: make([]float32, m*m)}
+		for x := range m {
+			for y := range m {
+				a.right[x*m+y] = 0.2 + 0.8*rng.Float32()
+				a.down[x*m+y] = 0.2 + 0.8*rng.Float32()
+			}
+			if x%n+1 < n {
+				a.right[x*m+x+1] = 0.1 * rng.Float32()
+			}
+			if x+n < m {
+				a.down[x*m+x+n] = 0.1 * rng.Float32()
+			}
+		}
+		a.positive = nonNegative(a.right) && nonNegative(a.down)
+		x := identity(m)
+		for range m / 3 {
+			i, j := rng.IntN(m), rng.IntN(m)
+			x[i], x[j] = x[j], x[i]
+		}
+		y := slices.Clone(x)
+		memo := &swapMemo{}
+		for call := range 6 {
+			start := slices.Clone(x)
+			mx := a.swapBlocks(x, a.bestMatches(), memo)
+			my := a.swapBlocks(y, a.bestMatches(), nil)
+			if mx != my || !slices.Equal(x, y) {
+				t.Fatalf("seed %d, call %d: with the memo moved %v to cost %v, without %v to cost %v", seed, call, mx, a.cost(x), my, a.cost(y))
+			}
+			if call == 3 { // the swaps undone: each cell as the call began
+				copy(x, start)
+				copy(y, start)
+			}
+			for range call % 3 { // 0, 1 or 2 exchanges before the next call
+				i, j := rng.IntN(m), rng.IntN(m)
+				x[i], x[j] = x[j], x[i]
+				y[i], y[j] = y[j], y[i]
+			}
 		}
 	}
 }

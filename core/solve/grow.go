@@ -2,6 +2,7 @@ package solve
 
 import (
 	"math"
+	"slices"
 
 	"github.com/jigbench/jigbench/core/puzzle"
 )
@@ -35,7 +36,10 @@ func (a *assembly) grow() []int {
 func (a *assembly) newGrower() *grower {
 	size := 2*a.n - 1
 	g := &grower{a: a, size: size, cell: make([]int, size*size), placed: make([]bool, a.m),
-		best: make([]slotChoice, size*size)}
+		best: make([]slotChoice, size*size), unplaced: make([]int, a.m), wanting: make([][]int, a.m)}
+	for x := range g.unplaced {
+		g.unplaced[x] = x
+	}
 	for i := range g.cell {
 		g.cell[i] = -1
 	}
@@ -75,34 +79,14 @@ type grower struct {
 	rows, cols             axisFrame
 	cell                   []int // canvas cell → piece or −1
 	placed                 []bool
+	unplaced               []int // the pieces not placed, in ID order
 	count                  int
 	rmin, cmin, rmax, cmax int
 	best                   []slotChoice // cached per empty canvas cell
+	wanting                [][]int      // per piece: the cells whose choice it was made
 	// bestRight[a] is the piece a prefers on its right, bestLeft[b] the
 	// piece b prefers on its left, and so on: best buddies agree both ways.
 	bestRight, bestLeft, bestDown, bestUp []int
-	// leftOf[y][x] = right[x·m+y] and above[y][x] = down[x·m+y], copied
-	// once per piece y when chooseAny first needs them: a column of the
-	// matrix read as a row.
-	leftOf, above [][]float32
-}
-
-// column returns col[y], the column y of d (d[x·m+y] for every x), copying
-// it on first use.
-func (g *grower) column(col *[][]float32, d []float32, y int) []float32 {
-	m := g.a.m
-	if *col == nil {
-		*col = make([][]float32, m)
-	}
-	if c := (*col)[y]; c != nil {
-		return c
-	}
-	c := make([]float32, m)
-	for x := range c {
-		c[x] = d[x*m+y]
-	}
-	(*col)[y] = c
-	return c
 }
 
 func argmin(m int, f func(i int) float32) int {
@@ -154,18 +138,22 @@ func (g *grower) put(r, c, x int) {
 	}
 	g.cell[r*g.size+c] = x
 	g.placed[x] = true
+	if i, ok := slices.BinarySearch(g.unplaced, x); ok {
+		g.unplaced = slices.Delete(g.unplaced, i, i+1)
+	}
 	g.count++
 	extent := [4]int{g.rmin, g.rmax, g.cmin, g.cmax}
 	g.rmin, g.rmax = min(g.rmin, r), max(g.rmax, r)
 	g.cmin, g.cmax = min(g.cmin, c), max(g.cmax, c)
 	grew := extent != [4]int{g.rmin, g.rmax, g.cmin, g.cmax}
 	// The choices of the cells around change, and of every cell that
-	// wanted x.
-	for i := range g.best {
+	// wanted x (those listed in wanting[x] that still do).
+	for _, i := range g.wanting[x] {
 		if g.best[i].valid && g.best[i].piece == x {
 			g.best[i].valid = false
 		}
 	}
+	g.wanting[x] = g.wanting[x][:0]
 	for _, d := range [4][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
 		if rr, cc := r+d[0], c+d[1]; rr >= 0 && cc >= 0 && rr < g.size && cc < g.size {
 			g.best[rr*g.size+cc].valid = false
@@ -287,7 +275,7 @@ func (g *grower) chooseAny(r, c int, ch *slotChoice) {
 	a, m := g.a, g.a.m
 	// Neighbour i's seam with x is vals[i][x]; x is its best buddy when
 	// pref[i] == x and back[i][x] == ys[i]. Every row is read in order (a
-	// column of the matrix as its copy, column).
+	// column of the matrix as a row of its transpose, columns).
 	var vals [4][]float32
 	var back [4][]int
 	var ys, pref [4]int
@@ -299,32 +287,53 @@ func (g *grower) chooseAny(r, c int, ch *slotChoice) {
 	if y := g.at(r, c-1); y >= 0 {
 		add(a.right[y*m:], y, g.bestRight, g.bestLeft)
 	}
+	leftOf, above := a.columns()
 	if y := g.at(r, c+1); y >= 0 {
-		add(g.column(&g.leftOf, a.right, y), y, g.bestLeft, g.bestRight)
+		add(leftOf[y*m:], y, g.bestLeft, g.bestRight)
 	}
 	if y := g.at(r-1, c); y >= 0 {
 		add(a.down[y*m:], y, g.bestDown, g.bestUp)
 	}
 	if y := g.at(r+1, c); y >= 0 {
-		add(g.column(&g.above, a.down, y), y, g.bestUp, g.bestDown)
+		add(above[y*m:], y, g.bestUp, g.bestDown)
 	}
 	if k == 0 {
 		return
 	}
+	// Only pref[0] can be every neighbour's best buddy: buddy is the piece
+	// that is, or −1.
+	buddy := pref[0]
+	for i := range k {
+		if buddy < 0 || pref[i] != buddy || back[i][buddy] != ys[i] {
+			buddy = -1
+			break
+		}
+	}
+	// The sum from 0 in the neighbours' order, one loop per count of them.
 	fk := float64(k)
-	placed := g.placed[:m]
-	for x := range m {
-		if placed[x] {
-			continue
-		}
-		var sum float64
-		buddy := true
-		for i := range k {
-			sum += float64(vals[i][x])
-			buddy = buddy && pref[i] == x && back[i][x] == ys[i]
-		}
+	v0, v1, v2, v3 := vals[0], vals[1], vals[2], vals[3]
+	offer := func(x int, sum float64) {
 		if d := sum / fk; !math.IsInf(d, 1) {
-			ch.offer(x, d, buddy)
+			ch.offer(x, d, x == buddy)
+		}
+	}
+	// As every piece in order, the placed skipped.
+	switch k {
+	case 1:
+		for _, x := range g.unplaced {
+			offer(x, 0+float64(v0[x]))
+		}
+	case 2:
+		for _, x := range g.unplaced {
+			offer(x, 0+float64(v0[x])+float64(v1[x]))
+		}
+	case 3:
+		for _, x := range g.unplaced {
+			offer(x, 0+float64(v0[x])+float64(v1[x])+float64(v2[x]))
+		}
+	default:
+		for _, x := range g.unplaced {
+			offer(x, 0+float64(v0[x])+float64(v1[x])+float64(v2[x])+float64(v3[x]))
 		}
 	}
 }
@@ -381,6 +390,9 @@ func (g *grower) next() (int, int) {
 			}
 			if !g.best[i].valid {
 				g.best[i] = g.choose(i)
+				if x := g.best[i].piece; x >= 0 {
+					g.wanting[x] = append(g.wanting[x], i)
+				}
 			}
 			ch := g.best[i]
 			if ch.piece < 0 {
@@ -495,9 +507,12 @@ const regrowRounds = 3
 func (a *assembly) growFramedFrom(keep []int) []int {
 	n, m := a.n, a.m
 	g := &grower{a: a, size: n, framed: true, cell: make([]int, m), placed: make([]bool, m),
-		best: make([]slotChoice, m)}
+		best: make([]slotChoice, m), unplaced: make([]int, m), wanting: make([][]int, m)}
 	for i := range g.cell {
 		g.cell[i] = -1
+	}
+	for x := range g.unplaced {
+		g.unplaced[x] = x
 	}
 	g.buddies()
 	for c, x := range keep {

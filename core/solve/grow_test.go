@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -184,6 +185,50 @@ func TestAxisFrame(t *testing.T) {
 	} {
 		if got := f.fits(4, c.v, 4, 6, c.low, c.high); got != c.want {
 			t.Errorf("with low border 4: fits(v=%d, low=%v, high=%v) = %v, want %v", c.v, c.low, c.high, got, c.want)
+		}
+	}
+}
+
+// TestChooseAnyLikePrice: chooseAny's choice for a cell (piece, cost,
+// second, buddy) is the one of offering every unplaced piece at price's
+// cost, on random seams with true partners each other's best buddies, for
+// cells with one to four placed neighbours as pieces are placed one by one.
+func TestChooseAnyLikePrice(t *testing.T) {
+	const n, m = 6, 36
+	rng := rand.New(rand.NewPCG(9, 10))
+	a := &assembly{n: n, m: m, right: make([]float32, m*m), down: make([]float32, m*m)}
+	for x := range m {
+		for y := range m {
+			a.right[x*m+y] = 0.2 + 0.8*rng.Float32()
+			a.down[x*m+y] = 0.2 + 0.8*rng.Float32()
+		}
+		if x%n+1 < n {
+			a.right[x*m+x+1] = 0.1 * rng.Float32()
+		}
+		if x+n < m {
+			a.down[x*m+x+n] = 0.1 * rng.Float32()
+		}
+	}
+	g := a.newGrower()
+	order := rng.Perm(m)
+	for step, x := range order[:m-2] {
+		g.put(n-1+x/n, n-1+x%n, x) // the true layout, in random order
+		for i := range g.best {
+			r, c := i/g.size, i%g.size
+			if g.cell[i] >= 0 {
+				continue
+			}
+			got := slotChoice{valid: true, piece: -1, cost: math.Inf(1), second: math.Inf(1)}
+			g.chooseAny(r, c, &got)
+			want := slotChoice{valid: true, piece: -1, cost: math.Inf(1), second: math.Inf(1)}
+			for y := range m {
+				if d, buddy, ok := g.price(r, c, y); ok && !g.placed[y] && !math.IsInf(d, 1) {
+					want.offer(y, d, buddy)
+				}
+			}
+			if got != want {
+				t.Fatalf("step %d, cell (%d, %d): chooseAny %+v, pricing each piece %+v", step, r, c, got, want)
+			}
 		}
 	}
 }
