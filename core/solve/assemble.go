@@ -70,8 +70,14 @@ type assembly struct {
 // columns returns right and down transposed, built on first use:
 // leftOf[y·m+x] = right[x·m+y] and above[y·m+x] = down[x·m+y], so the
 // seams of every piece beside one fixed piece are read along a row, not
-// m floats apart each (the same values).
+// m floats apart each (the same values). Above columnsMax pieces it
+// returns nil and callers copy the columns they read (see column): at
+// 64×64 the two transposes are 128 MB, which raised a rect solve's peak
+// memory from 400 to 691 MB.
 func (a *assembly) columns() (leftOf, above []float32) {
+	if a.m > columnsMax {
+		return nil, nil
+	}
 	a.columnsOnce.Do(func() {
 		a.leftOf, a.above = make([]float32, len(a.right)), make([]float32, len(a.down))
 		parallelFor(2, func(i int) error {
@@ -84,6 +90,27 @@ func (a *assembly) columns() (leftOf, above []float32) {
 		})
 	})
 	return a.leftOf, a.above
+}
+
+// columnsMax is the most pieces whose seam matrices columns transposes.
+const columnsMax = 1024
+
+// column returns the seams of every piece x beside y, col[x] = d[x·m+y]:
+// the row y of t, d transposed, or where t is nil (see columns) d's
+// column copied into buf (made if it is too small).
+func (a *assembly) column(t, d []float32, y int, buf []float32) []float32 {
+	m := a.m
+	if t != nil {
+		return t[y*m : (y+1)*m]
+	}
+	if cap(buf) < m {
+		buf = make([]float32, m)
+	}
+	buf = buf[:m]
+	for x := range buf {
+		buf[x] = d[x*m+y]
+	}
+	return buf
 }
 
 // transpose sets t[y·m+x] = d[x·m+y], in tiles of 8×8: the rows of a

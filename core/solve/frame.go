@@ -892,18 +892,18 @@ func (a *assembly) seamsAtEach(cells []int, c int, pool []int, out []float64) {
 	leftOf, above := a.columns()
 	var vals [4][]float32
 	k := 0
-	add := func(v []float32, y int) { vals[k] = v[y*m : (y+1)*m]; k++ }
+	add := func(v []float32) { vals[k] = v; k++ }
 	if col > 0 && cells[c-1] >= 0 {
-		add(a.right, cells[c-1])
+		add(a.right[cells[c-1]*m : (cells[c-1]+1)*m])
 	}
 	if col+1 < n && cells[c+1] >= 0 {
-		add(leftOf, cells[c+1])
+		add(a.column(leftOf, a.right, cells[c+1], nil))
 	}
 	if r > 0 && cells[c-n] >= 0 {
-		add(a.down, cells[c-n])
+		add(a.down[cells[c-n]*m : (cells[c-n]+1)*m])
 	}
 	if r+1 < n && cells[c+n] >= 0 {
-		add(above, cells[c+n])
+		add(a.column(above, a.down, cells[c+n], nil))
 	}
 	// One loop per count of neighbours, each summing from 0 in order as
 	// the loop over them would.

@@ -270,6 +270,18 @@ func TestColumns(t *testing.T) {
 				}
 			}
 		}
+		// Without the transposes (above columnsMax) column copies the
+		// same values.
+		for y := range m {
+			if !slices.Equal(a.column(nil, a.right, y, nil), a.column(leftOf, a.right, y, nil)) ||
+				!slices.Equal(a.column(nil, a.down, y, make([]float32, 3)), a.column(above, a.down, y, nil)) {
+				t.Fatalf("%d×%d: column %d copied wrong", n, n, y)
+			}
+		}
+	}
+	big := &assembly{n: 33, m: 33 * 33}
+	if l, d := big.columns(); l != nil || d != nil {
+		t.Fatal("columns transposed a grid above columnsMax pieces")
 	}
 }
 

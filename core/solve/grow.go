@@ -87,6 +87,24 @@ type grower struct {
 	// bestRight[a] is the piece a prefers on its right, bestLeft[b] the
 	// piece b prefers on its left, and so on: best buddies agree both ways.
 	bestRight, bestLeft, bestDown, bestUp []int
+	// leftOf[y] and above[y]: the columns y of right and down, copied on
+	// first use where the assembly keeps no transposes (see column).
+	leftOf, above [][]float32
+}
+
+// column is assembly.column with the copies kept per piece in *cache
+// while the grower lives (a piece is beside many cells it chooses for).
+func (g *grower) column(t, d []float32, y int, cache *[][]float32) []float32 {
+	if t != nil {
+		return g.a.column(t, d, y, nil)
+	}
+	if *cache == nil {
+		*cache = make([][]float32, g.a.m)
+	}
+	if (*cache)[y] == nil {
+		(*cache)[y] = g.a.column(nil, d, y, nil)
+	}
+	return (*cache)[y]
 }
 
 func argmin(m int, f func(i int) float32) int {
@@ -289,13 +307,13 @@ func (g *grower) chooseAny(r, c int, ch *slotChoice) {
 	}
 	leftOf, above := a.columns()
 	if y := g.at(r, c+1); y >= 0 {
-		add(leftOf[y*m:], y, g.bestLeft, g.bestRight)
+		add(g.column(leftOf, a.right, y, &g.leftOf), y, g.bestLeft, g.bestRight)
 	}
 	if y := g.at(r-1, c); y >= 0 {
 		add(a.down[y*m:], y, g.bestDown, g.bestUp)
 	}
 	if y := g.at(r+1, c); y >= 0 {
-		add(above[y*m:], y, g.bestUp, g.bestDown)
+		add(g.column(above, a.down, y, &g.above), y, g.bestUp, g.bestDown)
 	}
 	if k == 0 {
 		return
