@@ -87,19 +87,7 @@ func TestRotateBlocksLargeMatchesBySets(t *testing.T) {
 func TestRotateBlocksLargeMatchesBySetsRandom(t *testing.T) {
 	const n, m = 18, 324
 	rng := rand.New(rand.NewPCG(11, 12))
-	a := &assembly{n: n, m: m, right: make([]float32, m*m), down: make([]float32, m*m)}
-	for x := range m {
-		for y := range m {
-			a.right[x*m+y] = 0.2 + 0.8*rng.Float32()
-			a.down[x*m+y] = 0.2 + 0.8*rng.Float32()
-		}
-		if x%n+1 < n {
-			a.right[x*m+x+1] = 0.1 * rng.Float32()
-		}
-		if x+n < m {
-			a.down[x*m+x+n] = 0.1 * rng.Float32()
-		}
-	}
+	a := randomSeams(n, rng)
 	a.positive = nonNegative(a.right) && nonNegative(a.down)
 	for k := range 6 {
 		start := identity(m)

@@ -510,15 +510,7 @@ func (a *assembly) swapBlocks(cells []int, best *matches, memo *swapMemo) bool {
 		dirty, dirtyBefore := make([]bool, n*n), make([]int, (n+1)*(n+1))
 		clean := make([]bool, len(tops))
 		recount := func() {
-			for r := range n {
-				row := 0
-				for c := range n {
-					if dirty[r*n+c] {
-						row++
-					}
-					dirtyBefore[(r+1)*(n+1)+c+1] = dirtyBefore[r*(n+1)+c+1] + row
-				}
-			}
+			countBefore(n, dirty, dirtyBefore)
 			at := func(r, c int) int { return dirtyBefore[r*(n+1)+c] }
 			for i, p := range tops {
 				r0, r1, c0, c1 := max(p/n-1, 0), min(p/n+h+1, n), max(p%n-1, 0), min(p%n+w+1, n)
@@ -597,6 +589,22 @@ func (a *assembly) swapBlocks(cells []int, best *matches, memo *swapMemo) bool {
 		}
 	}
 	return moved
+}
+
+// countBefore sets before[r·(n+1)+c] to the number of marked cells of an
+// n×n grid in rows < r and columns < c (a summed-area table; before has
+// (n+1)² entries, row 0 and column 0 left at 0), so the marked cells of
+// any rectangle are counted in four look-ups.
+func countBefore(n int, marked []bool, before []int) {
+	for r := range n {
+		row := 0
+		for c := range n {
+			if marked[r*n+c] {
+				row++
+			}
+			before[(r+1)*(n+1)+c+1] = before[r*(n+1)+c+1] + row
+		}
+	}
 }
 
 // swapMemo is what swapBlocks' passes (one per block shape) saw in its

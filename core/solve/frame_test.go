@@ -285,6 +285,28 @@ func TestColumns(t *testing.T) {
 	}
 }
 
+// randomSeams is an n×n assembly whose seams are random fractions of
+// [0.2, 1), each true one (piece x beside x+1, above x+n) cheaper, in
+// [0, 0.1): no two prices alike, so a move priced from the wrong seams
+// shows.
+func randomSeams(n int, rng *rand.Rand) *assembly {
+	m := n * n
+	a := &assembly{n: n, m: m, right: make([]float32, m*m), down: make([]float32, m*m)}
+	for x := range m {
+		for y := range m {
+			a.right[x*m+y] = 0.2 + 0.8*rng.Float32()
+			a.down[x*m+y] = 0.2 + 0.8*rng.Float32()
+		}
+		if x%n+1 < n {
+			a.right[x*m+x+1] = 0.1 * rng.Float32()
+		}
+		if x+n < m {
+			a.down[x*m+x+n] = 0.1 * rng.Float32()
+		}
+	}
+	return a
+}
+
 // TestSwapBlocksLikePricingEveryPair: swapBlocks, which prices a pair of
 // blocks with no seam between them by the blocks' own prices and keeps
 // those current as swaps change them, makes exactly the swaps of the plain
@@ -296,19 +318,7 @@ func TestSwapBlocksLikePricingEveryPair(t *testing.T) {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		n := 8 + 4*int(seed%2)
 		m := n * n
-		a := &assembly{n: n, m: m, right: make([]float32, m*m), down: make([]float32, m*m)}
-		for x := range m {
-			for y := range m {
-				a.right[x*m+y] = 0.2 + 0.8*rng.Float32()
-				a.down[x*m+y] = 0.2 + 0.8*rng.Float32()
-			}
-			if x%n+1 < n {
-				a.right[x*m+x+1] = 0.1 * rng.Float32()
-			}
-			if x+n < m {
-				a.down[x*m+x+n] = 0.1 * rng.Float32()
-			}
-		}
+		a := randomSeams(n, rng)
 		a.positive = nonNegative(a.right) && nonNegative(a.down)
 		cells := make([]int, m)
 		for c := range cells {
@@ -343,19 +353,7 @@ func TestSwapBlocksMemo(t *testing.T) {
 	for seed := range uint64(6) {
 		rng := rand.New(rand.NewPCG(seed, 9))
 		const n, m = 10, 100
-		a := &assembly{n: n, m: m, right: make([]float32, m*m), down: make([]float32, m*m)}
-		for x := range m {
-			for y := range m {
-				a.right[x*m+y] = 0.2 + 0.8*rng.Float32()
-				a.down[x*m+y] = 0.2 + 0.8*rng.Float32()
-			}
-			if x%n+1 < n {
-				a.right[x*m+x+1] = 0.1 * rng.Float32()
-			}
-			if x+n < m {
-				a.down[x*m+x+n] = 0.1 * rng.Float32()
-			}
-		}
+		a := randomSeams(n, rng)
 		a.positive = nonNegative(a.right) && nonNegative(a.down)
 		x := identity(m)
 		for range m / 3 {

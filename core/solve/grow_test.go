@@ -196,19 +196,7 @@ func TestAxisFrame(t *testing.T) {
 func TestChooseAnyLikePrice(t *testing.T) {
 	const n, m = 6, 36
 	rng := rand.New(rand.NewPCG(9, 10))
-	a := &assembly{n: n, m: m, right: make([]float32, m*m), down: make([]float32, m*m)}
-	for x := range m {
-		for y := range m {
-			a.right[x*m+y] = 0.2 + 0.8*rng.Float32()
-			a.down[x*m+y] = 0.2 + 0.8*rng.Float32()
-		}
-		if x%n+1 < n {
-			a.right[x*m+x+1] = 0.1 * rng.Float32()
-		}
-		if x+n < m {
-			a.down[x*m+x+n] = 0.1 * rng.Float32()
-		}
-	}
+	a := randomSeams(n, rng)
 	g := a.newGrower()
 	order := rng.Perm(m)
 	for step, x := range order[:m-2] {

@@ -94,22 +94,11 @@ func (a *assembly) rotateBlocksLarge(cells []int, best *matches, memo *shiftMemo
 			prev = memo.passes[pass]
 		}
 		dirty, dirtyBefore := make([]bool, n*n), make([]int, (n+1)*(n+1))
-		count := func() {
-			for i := range n {
-				row := 0
-				for k := range n {
-					if dirty[i*n+k] {
-						row++
-					}
-					dirtyBefore[(i+1)*(n+1)+k+1] = dirtyBefore[i*(n+1)+k+1] + row
-				}
-			}
-		}
 		if prev.lines != nil {
 			for c := range dirty {
 				dirty[c] = prev.shifted[c] || lines[c] != prev.lines[c]
 			}
-			count()
+			countBefore(n, dirty, dirtyBefore)
 		}
 		cur := shiftPass{lines: slices.Clone(lines), shifted: make([]bool, n*n), doubtBefore: doubtBefore}
 		// unchanged reports whether block (i0…i1−1, from…to−1) was priced
@@ -204,7 +193,7 @@ func (a *assembly) rotateBlocksLarge(cells []int, best *matches, memo *shiftMemo
 					dirty[i*n+k], cur.shifted[i*n+k] = true, true
 				}
 			}
-			count()
+			countBefore(n, dirty, dirtyBefore)
 			for b := max(i0, 1); b <= min(i1, n-1); b++ {
 				rebuild(b, lines, cross)
 			}
