@@ -375,6 +375,13 @@ func (a *assembly) beam(width int) (cells, partial []int) {
 	var exts []extension
 	var order []uint64
 	bottom := make([]puzzle.Side, n)
+	var seen, perUsed, perShape keyCounts
+	// The states, their frontiers and used sets live in two slabs, one for
+	// the states of this cell and one for their children, swapped cell by
+	// cell.
+	var nexts [2][]beamState
+	var fronts [2][]int32
+	var useds [2][]uint64
 	for pos := range m {
 		r, c := pos/n, pos%n
 		w := width
@@ -400,10 +407,16 @@ func (a *assembly) beam(width int) (cells, partial []int) {
 		sorted := min(len(order), 2*w)
 		selectSmallest(order, sorted)
 		slices.Sort(order[:sorted])
-		next := make([]beamState, 0, min(w, len(exts)))
-		seen := make(map[uint64]struct{}, min(w, len(exts)))
-		perUsed := make(map[uint64]int, min(w, len(exts)))
-		perShape := make(map[uint64]int, min(w, len(exts)))
+		size := min(w, len(exts))
+		seen.reset(size)
+		perUsed.reset(size)
+		perShape.reset(size)
+		slab := pos % 2
+		if cap(nexts[slab]) < size {
+			nexts[slab] = make([]beamState, 0, size)
+			fronts[slab], useds[slab] = make([]int32, size*n), make([]uint64, size*words)
+		}
+		next, front, used := nexts[slab][:0], fronts[slab], useds[slab]
 		for oi, o := range order {
 			if oi == sorted {
 				slices.Sort(order[sorted:])
@@ -413,13 +426,13 @@ func (a *assembly) beam(width int) (cells, partial []int) {
 			if len(next) == w {
 				break
 			}
-			if _, dup := seen[e.key]; dup || perUsed[e.usedKey] >= beamPerUsed {
+			if seen.get(e.key) > 0 || perUsed.get(e.usedKey) >= beamPerUsed {
 				continue
 			}
 			p := &states[e.s]
 			sigSum := p.sigSum + a.zSig[sigCode(a.sides[e.x])]
 			sk := a.shapeKey(sigSum, p.front, e.x, c)
-			if a.shaped && perShape[sk] >= beamPerShape {
+			if a.shaped && perShape.get(sk) >= beamPerShape {
 				continue
 			}
 			child := beamState{cnt: p.cnt, cost: e.cost, usedKey: e.usedKey, frontKey: e.frontKey, key: e.key, sigSum: sigSum}
@@ -434,13 +447,16 @@ func (a *assembly) beam(width int) (cells, partial []int) {
 					continue
 				}
 			}
-			seen[e.key] = struct{}{}
-			perUsed[e.usedKey]++
-			perShape[sk]++
+			seen.add(e.key)
+			perUsed.add(e.usedKey)
+			perShape.add(sk)
 			child.node = &beamNode{parent: p.node, piece: e.x}
-			child.front = slices.Clone(p.front)
+			k := len(next)
+			child.front = front[k*n : (k+1)*n : (k+1)*n]
+			copy(child.front, p.front)
 			child.front[c] = e.x
-			child.used = slices.Clone(p.used)
+			child.used = used[k*words : (k+1)*words : (k+1)*words]
+			copy(child.used, p.used)
 			child.used[e.x/64] |= 1 << (e.x % 64)
 			next = append(next, child)
 		}

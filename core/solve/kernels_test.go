@@ -375,3 +375,40 @@ func (a *assembly) extendPlain(out []extension, si int32, s *beamState, r, c int
 	}
 	return out
 }
+
+// TestKeyCountsLikeMap: keyCounts counts as a map does, across resets
+// (stamps), growth past its size and keys that collide in the table.
+func TestKeyCountsLikeMap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var kc keyCounts
+	for round := range 50 {
+		want := map[uint64]int32{}
+		kc.reset(rng.IntN(40))
+		keys := make([]uint64, 1+rng.IntN(200))
+		for i := range keys {
+			keys[i] = rng.Uint64() >> uint(rng.IntN(64)) // small keys too, 0 among them
+		}
+		for range 1000 {
+			k := keys[rng.IntN(len(keys))]
+			if rng.IntN(2) == 0 {
+				kc.add(k)
+				want[k]++
+			} else if got := kc.get(k); got != want[k] {
+				t.Fatalf("round %d: count of %x %d, want %d", round, k, got, want[k])
+			}
+		}
+		for _, k := range keys {
+			if got := kc.get(k); got != want[k] {
+				t.Fatalf("round %d: count of %x %d, want %d", round, k, got, want[k])
+			}
+		}
+		if kc.n != len(want) {
+			t.Fatalf("round %d: %d keys, want %d", round, kc.n, len(want))
+		}
+	}
+	kc.stamp = ^uint32(0) // the next reset wraps the stamp
+	kc.reset(4)
+	if got := kc.get(0); got != 0 {
+		t.Fatalf("after the stamp wrapped: count of 0 is %d", got)
+	}
+}
