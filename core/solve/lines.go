@@ -153,6 +153,7 @@ func (a *assembly) orderLine(ax lineAxis, cells []int, line int, withPrev, withN
 		floor[i] = lo + in
 	}
 	states := []state{{last: -1, node: -1}}
+	var slabs [2][]state // the states of a position and their children's, swapped
 	byLast := make([]int32, (n+1)*n)
 	lists := make([][]int32, n+1)
 	add := make([]float64, n)
@@ -214,7 +215,10 @@ func (a *assembly) orderLine(ax lineAxis, cells []int, line int, withPrev, withN
 		queue.init()
 		seen.reset(width)
 		perOrder.reset(width)
-		next := make([]state, 0, min(width, len(exts)))
+		if cap(slabs[j%2]) < min(width, len(exts)) {
+			slabs[j%2] = make([]state, 0, min(width, len(exts)))
+		}
+		next := slabs[j%2][:0]
 		for len(queue) > 0 && len(next) < width {
 			q := queue[0]
 			e := exts[int(q.s)*lineBranch+int(q.h)]
