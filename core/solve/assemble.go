@@ -608,7 +608,20 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		runs = []run{{asm: base}, {asm: base.mirrored(true), vertical: true, mirror: true}, {asm: base.mirrored(false), mirror: true}}
 	}
 	results := make([][]int, len(runs), len(runs)+1)
-	parallelFor(len(runs), func(i int) error {
+	// On a shape sheet the framed greedy below is built alongside the
+	// beams, for the case that one dies: three beams on two cores leave
+	// one core idle for about a beam's time, and the greedy fits in it.
+	var framed []int
+	framedBuilt := false
+	jobs := len(runs)
+	if shaped && jobs > 0 {
+		jobs++
+	}
+	parallelFor(jobs, func(i int) error {
+		if i == len(runs) {
+			framed, framedBuilt = base.growFramed(), true
+			return nil
+		}
 		cells, _ := runs[i].asm.beam(width)
 		if cells != nil && runs[i].mirror {
 			cells = base.unmirror(cells, runs[i].vertical)
@@ -625,7 +638,10 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		// that fills a featureless sky first can complete a consistent
 		// arrangement in the wrong place (the 32×32 of YellowFlower at 640
 		// px: PA 0.67, where the greedy places 0.80).
-		results = append(results, base.growFramed())
+		if !framedBuilt {
+			framed = base.growFramed()
+		}
+		results = append(results, framed)
 	}
 	if shaped && n <= shapeBeamMax && !anyConsistent(base, results) {
 		// Every beam died and the greedy left pieces that do not
