@@ -2,6 +2,7 @@ package solve
 
 import (
 	"math"
+	mathbits "math/bits"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -46,8 +47,12 @@ type assembly struct {
 	// or −1: look-alikes are used in ID order.
 	prevTwin []int
 	all      []int // 0…m−1
-	// byCode lists the pieces of each signature code, in ID order.
-	byCode [81][]int
+	// byCode lists the pieces of each signature code, in ID order;
+	// codeMask[code] and allMask are the same sets (and all pieces) as
+	// bitsets, for the beam to skip the used ones a word at a time.
+	byCode   [81][]int
+	codeMask [81][]uint64
+	allMask  []uint64
 	// downClass[x] and rightClass[x] are the first piece whose dissimilarity
 	// to every piece below (right) is x's: for what comes after, a frontier
 	// of x is one of it.
@@ -186,9 +191,19 @@ func (a *assembly) index() {
 	for i := range a.byCode {
 		a.byCode[i] = nil
 	}
+	words := (m + 63) / 64
+	a.allMask = make([]uint64, words)
+	for i := range a.codeMask {
+		a.codeMask[i] = nil
+	}
 	for x := range m {
 		code := sigCode(a.sides[x])
 		a.byCode[code] = append(a.byCode[code], x)
+		if a.codeMask[code] == nil {
+			a.codeMask[code] = make([]uint64, words)
+		}
+		a.codeMask[code][x/64] |= 1 << (x % 64)
+		a.allMask[x/64] |= 1 << (x % 64)
 	}
 	rng := rand.New(rand.NewPCG(uint64(m), 0x6a6967))
 	a.zUsed = make([]uint64, m)
@@ -360,6 +375,13 @@ func (a *assembly) beam(width int) (cells, partial []int) {
 	var exts []extension
 	var order []uint64
 	bottom := make([]puzzle.Side, n)
+	var seen, perUsed, perShape keyCounts
+	// The states, their frontiers and used sets live in two slabs, one for
+	// the states of this cell and one for their children, swapped cell by
+	// cell.
+	var nexts [2][]beamState
+	var fronts [2][]int32
+	var useds [2][]uint64
 	for pos := range m {
 		r, c := pos/n, pos%n
 		w := width
@@ -385,10 +407,16 @@ func (a *assembly) beam(width int) (cells, partial []int) {
 		sorted := min(len(order), 2*w)
 		selectSmallest(order, sorted)
 		slices.Sort(order[:sorted])
-		next := make([]beamState, 0, min(w, len(exts)))
-		seen := make(map[uint64]struct{}, min(w, len(exts)))
-		perUsed := make(map[uint64]int, min(w, len(exts)))
-		perShape := make(map[uint64]int, min(w, len(exts)))
+		size := min(w, len(exts))
+		seen.reset(size)
+		perUsed.reset(size)
+		perShape.reset(size)
+		slab := pos % 2
+		if cap(nexts[slab]) < size {
+			nexts[slab] = make([]beamState, 0, size)
+			fronts[slab], useds[slab] = make([]int32, size*n), make([]uint64, size*words)
+		}
+		next, front, used := nexts[slab][:0], fronts[slab], useds[slab]
 		for oi, o := range order {
 			if oi == sorted {
 				slices.Sort(order[sorted:])
@@ -398,13 +426,13 @@ func (a *assembly) beam(width int) (cells, partial []int) {
 			if len(next) == w {
 				break
 			}
-			if _, dup := seen[e.key]; dup || perUsed[e.usedKey] >= beamPerUsed {
+			if seen.get(e.key) > 0 || perUsed.get(e.usedKey) >= beamPerUsed {
 				continue
 			}
 			p := &states[e.s]
 			sigSum := p.sigSum + a.zSig[sigCode(a.sides[e.x])]
 			sk := a.shapeKey(sigSum, p.front, e.x, c)
-			if a.shaped && perShape[sk] >= beamPerShape {
+			if a.shaped && perShape.get(sk) >= beamPerShape {
 				continue
 			}
 			child := beamState{cnt: p.cnt, cost: e.cost, usedKey: e.usedKey, frontKey: e.frontKey, key: e.key, sigSum: sigSum}
@@ -419,13 +447,16 @@ func (a *assembly) beam(width int) (cells, partial []int) {
 					continue
 				}
 			}
-			seen[e.key] = struct{}{}
-			perUsed[e.usedKey]++
-			perShape[sk]++
+			seen.add(e.key)
+			perUsed.add(e.usedKey)
+			perShape.add(sk)
 			child.node = &beamNode{parent: p.node, piece: e.x}
-			child.front = slices.Clone(p.front)
+			k := len(next)
+			child.front = front[k*n : (k+1)*n : (k+1)*n]
+			copy(child.front, p.front)
 			child.front[c] = e.x
-			child.used = slices.Clone(p.used)
+			child.used = used[k*words : (k+1)*words : (k+1)*words]
+			copy(child.used, p.used)
 			child.used[e.x/64] |= 1 << (e.x % 64)
 			next = append(next, child)
 		}
@@ -471,55 +502,65 @@ func (a *assembly) extend(out []extension, si int32, s *beamState, r, c int) []e
 	if c > 0 {
 		left = s.front[c-1]
 	}
-	free := func(x int) bool { return s.used[x/64]&(1<<(x%64)) == 0 }
-	// usable: x is free and no earlier look-alike of x is.
-	usable := func(x int) bool {
-		return free(x) && (a.prevTwin[x] < 0 || !free(a.prevTwin[x]))
+	// The seams with the top and left neighbours, a row of down and right
+	// each (nil where there is none); scan is the beam's innermost loop,
+	// written out by hand (the closures it called were not inlined).
+	var downRow, rightRow []float32
+	if top >= 0 {
+		downRow = a.down[int(top)*m : int(top+1)*m]
 	}
-	price := func(x int) (float64, bool) {
-		var d float64
-		if top >= 0 {
-			v := a.down[int(top)*m+x]
-			if math.IsInf(float64(v), 1) {
-				return 0, false
-			}
-			d += float64(v)
-		}
-		if left >= 0 {
-			v := a.right[int(left)*m+x]
-			if math.IsInf(float64(v), 1) {
-				return 0, false
-			}
-			d += float64(v)
-		}
-		return d, true
+	if left >= 0 {
+		rightRow = a.right[int(left)*m : int(left+1)*m]
 	}
-	var best [beamBranch]extension
-	scan := func(list []int) {
+	used, prevTwin := s.used, a.prevTwin
+	inf := float32(math.Inf(1))
+	// scan offers the pieces of set (a bitset) in ID order.
+	scan := func(set []uint64) {
+		// The beamBranch cheapest usable pieces, in order of cost, ties in
+		// ID order.
+		var bestX [beamBranch]int32
+		var bestCost [beamBranch]float64
 		k := 0
-		for _, x := range list {
-			if !usable(x) {
-				continue
+		for w, bits := range set {
+			bits &^= used[w]
+			for ; bits != 0; bits &= bits - 1 {
+				x := w*64 + mathbits.TrailingZeros64(bits)
+				// usable: x is free and no earlier look-alike of x is.
+				if t := prevTwin[x]; t >= 0 && used[t>>6]&(1<<(t&63)) == 0 {
+					continue
+				}
+				var d float64
+				if downRow != nil {
+					v := downRow[x]
+					if v == inf {
+						continue
+					}
+					d += float64(v)
+				}
+				if rightRow != nil {
+					v := rightRow[x]
+					if v == inf {
+						continue
+					}
+					d += float64(v)
+				}
+				cost := s.cost + d
+				// Insert into the sorted best list.
+				if k < beamBranch {
+					k++
+				} else if cost >= bestCost[k-1] {
+					continue
+				}
+				j := k - 1
+				for j > 0 && bestCost[j-1] > cost {
+					bestCost[j], bestX[j] = bestCost[j-1], bestX[j-1]
+					j--
+				}
+				bestCost[j], bestX[j] = cost, int32(x)
 			}
-			d, ok := price(x)
-			if !ok {
-				continue
-			}
-			e := extension{s: si, x: int32(x), cost: s.cost + d}
-			// Insert into the sorted best list.
-			if k < beamBranch {
-				k++
-			} else if e.cost >= best[k-1].cost {
-				continue
-			}
-			j := k - 1
-			for j > 0 && best[j-1].cost > e.cost {
-				best[j] = best[j-1]
-				j--
-			}
-			best[j] = e
 		}
-		for _, e := range best[:k] {
+		for i := range k {
+			e := extension{s: si, x: bestX[i], cost: bestCost[i]}
 			e.usedKey = s.usedKey ^ a.zUsed[e.x]
 			e.frontKey = s.frontKey ^ a.zFront[c*m+a.downClass[e.x]]
 			if r > 0 {
@@ -533,7 +574,7 @@ func (a *assembly) extend(out []extension, si int32, s *beamState, r, c int) []e
 		}
 	}
 	if !a.shaped {
-		scan(a.all)
+		scan(a.allMask)
 		return out
 	}
 	// The sides the placed neighbours fix: the opposite of theirs.
@@ -546,7 +587,7 @@ func (a *assembly) extend(out []extension, si int32, s *beamState, r, c int) []e
 	}
 	var codes [4]int
 	for _, code := range fittingCodes(n, r, c, topSide, leftSide, &codes) {
-		scan(a.byCode[code])
+		scan(a.codeMask[code])
 	}
 	return out
 }
@@ -567,7 +608,20 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		runs = []run{{asm: base}, {asm: base.mirrored(true), vertical: true, mirror: true}, {asm: base.mirrored(false), mirror: true}}
 	}
 	results := make([][]int, len(runs), len(runs)+1)
-	parallelFor(len(runs), func(i int) error {
+	// On a shape sheet the framed greedy below is built alongside the
+	// beams, for the case that one dies: three beams on two cores leave
+	// one core idle for about a beam's time, and the greedy fits in it.
+	var framed []int
+	framedBuilt := false
+	jobs := len(runs)
+	if shaped && jobs > 0 {
+		jobs++
+	}
+	parallelFor(jobs, func(i int) error {
+		if i == len(runs) {
+			framed, framedBuilt = base.growFramed(), true
+			return nil
+		}
 		cells, _ := runs[i].asm.beam(width)
 		if cells != nil && runs[i].mirror {
 			cells = base.unmirror(cells, runs[i].vertical)
@@ -584,7 +638,10 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		// that fills a featureless sky first can complete a consistent
 		// arrangement in the wrong place (the 32×32 of YellowFlower at 640
 		// px: PA 0.67, where the greedy places 0.80).
-		results = append(results, base.growFramed())
+		if !framedBuilt {
+			framed = base.growFramed()
+		}
+		results = append(results, framed)
 	}
 	if shaped && n <= shapeBeamMax && !anyConsistent(base, results) {
 		// Every beam died and the greedy left pieces that do not

@@ -215,3 +215,200 @@ func BenchmarkCompatMatrixShape(b *testing.B) {
 		newCompatMatrix(ss, pcs, true)
 	}
 }
+
+// TestExtendLikePlainScan: extend, which walks the free pieces of a
+// signature a bitset word at a time, offers the beam exactly the
+// extensions of the plain scan over the signature's list of pieces
+// (extendPlain), in the same order, on shape and rect assemblies whose
+// seams tie often, hold +Inf and NaN and make look-alike pieces.
+func TestExtendLikePlainScan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{5, 9} {
+		for _, shaped := range []bool{true, false} {
+			m := n * n
+			sides, _ := randomPuzzle(t, n, uint64(n))
+			if !shaped {
+				sides = make([]puzzle.Sides, m)
+			}
+			right, down := make([]float32, m*m), make([]float32, m*m)
+			for i := range right {
+				for _, d := range [][]float32{right, down} {
+					switch r := rng.IntN(20); {
+					case r == 0:
+						d[i] = inf
+					case r == 1:
+						d[i] = float32(math.NaN())
+					default:
+						d[i] = float32(rng.IntN(6)) / 4
+					}
+				}
+			}
+			// Look-alikes: a few pieces copy an earlier one of the same sides.
+			for y := range m {
+				for x := range y {
+					if sides[x] != sides[y] || rng.IntN(3) != 0 {
+						continue
+					}
+					for _, d := range [][]float32{right, down} {
+						for z := range m {
+							d[y*m+z], d[z*m+y] = d[x*m+z], d[z*m+x]
+						}
+						d[x*m+y], d[y*m+x] = d[x*m+x], d[x*m+x]
+						d[y*m+y] = d[x*m+x]
+					}
+					break
+				}
+			}
+			a := &assembly{n: n, m: m, shaped: shaped, sides: sides, right: right, down: down}
+			a.index()
+			words := (m + 63) / 64
+			for trial := range 300 {
+				s := beamState{front: make([]int32, n), used: make([]uint64, words),
+					cost: float64(rng.IntN(4)) / 2, usedKey: rng.Uint64(), frontKey: rng.Uint64()}
+				for x := range m {
+					if rng.IntN(2) == 0 {
+						s.used[x/64] |= 1 << (x % 64)
+					}
+				}
+				for c := range s.front {
+					s.front[c] = int32(rng.IntN(m))
+				}
+				r, c := rng.IntN(n), rng.IntN(n)
+				si := int32(rng.IntN(100))
+				got := a.extend(nil, si, &s, r, c)
+				want := a.extendPlain(nil, si, &s, r, c)
+				if !slices.EqualFunc(got, want, func(g, w extension) bool {
+					return g.s == w.s && g.x == w.x && math.Float64bits(g.cost) == math.Float64bits(w.cost) &&
+						g.usedKey == w.usedKey && g.frontKey == w.frontKey && g.key == w.key
+				}) {
+					t.Fatalf("n=%d shaped=%v trial %d at (%d, %d): %v, want %v", n, shaped, trial, r, c, got, want)
+				}
+			}
+		}
+	}
+}
+
+// extendPlain is extend as it was: each signature's pieces scanned from
+// its list, each piece checked for use and priced one by one.
+func (a *assembly) extendPlain(out []extension, si int32, s *beamState, r, c int) []extension {
+	n, m := a.n, a.m
+	top, left := int32(-1), int32(-1)
+	if r > 0 {
+		top = s.front[c]
+	}
+	if c > 0 {
+		left = s.front[c-1]
+	}
+	free := func(x int) bool { return s.used[x/64]&(1<<(x%64)) == 0 }
+	usable := func(x int) bool {
+		return free(x) && (a.prevTwin[x] < 0 || !free(a.prevTwin[x]))
+	}
+	price := func(x int) (float64, bool) {
+		var d float64
+		if top >= 0 {
+			v := a.down[int(top)*m+x]
+			if math.IsInf(float64(v), 1) {
+				return 0, false
+			}
+			d += float64(v)
+		}
+		if left >= 0 {
+			v := a.right[int(left)*m+x]
+			if math.IsInf(float64(v), 1) {
+				return 0, false
+			}
+			d += float64(v)
+		}
+		return d, true
+	}
+	var best [beamBranch]extension
+	scan := func(list []int) {
+		k := 0
+		for _, x := range list {
+			if !usable(x) {
+				continue
+			}
+			d, ok := price(x)
+			if !ok {
+				continue
+			}
+			e := extension{s: si, x: int32(x), cost: s.cost + d}
+			if k < beamBranch {
+				k++
+			} else if e.cost >= best[k-1].cost {
+				continue
+			}
+			j := k - 1
+			for j > 0 && best[j-1].cost > e.cost {
+				best[j] = best[j-1]
+				j--
+			}
+			best[j] = e
+		}
+		for _, e := range best[:k] {
+			e.usedKey = s.usedKey ^ a.zUsed[e.x]
+			e.frontKey = s.frontKey ^ a.zFront[c*m+a.downClass[e.x]]
+			if r > 0 {
+				e.frontKey ^= a.zFront[c*m+a.downClass[s.front[c]]]
+			}
+			e.key = e.usedKey ^ e.frontKey
+			if c+1 < n {
+				e.key ^= a.zRight[a.rightClass[e.x]]
+			}
+			out = append(out, e)
+		}
+	}
+	if !a.shaped {
+		scan(a.all)
+		return out
+	}
+	topSide, leftSide := puzzle.Flat, puzzle.Flat
+	if top >= 0 {
+		topSide = opposite(a.sides[top][puzzle.Bottom])
+	}
+	if left >= 0 {
+		leftSide = opposite(a.sides[left][puzzle.Right])
+	}
+	var codes [4]int
+	for _, code := range fittingCodes(n, r, c, topSide, leftSide, &codes) {
+		scan(a.byCode[code])
+	}
+	return out
+}
+
+// TestKeyCountsLikeMap: keyCounts counts as a map does, across resets
+// (stamps), growth past its size and keys that collide in the table.
+func TestKeyCountsLikeMap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var kc keyCounts
+	for round := range 50 {
+		want := map[uint64]int32{}
+		kc.reset(rng.IntN(40))
+		keys := make([]uint64, 1+rng.IntN(200))
+		for i := range keys {
+			keys[i] = rng.Uint64() >> uint(rng.IntN(64)) // small keys too, 0 among them
+		}
+		for range 1000 {
+			k := keys[rng.IntN(len(keys))]
+			if rng.IntN(2) == 0 {
+				kc.add(k)
+				want[k]++
+			} else if got := kc.get(k); got != want[k] {
+				t.Fatalf("round %d: count of %x %d, want %d", round, k, got, want[k])
+			}
+		}
+		for _, k := range keys {
+			if got := kc.get(k); got != want[k] {
+				t.Fatalf("round %d: count of %x %d, want %d", round, k, got, want[k])
+			}
+		}
+		if kc.n != len(want) {
+			t.Fatalf("round %d: %d keys, want %d", round, kc.n, len(want))
+		}
+	}
+	kc.stamp = ^uint32(0) // the next reset wraps the stamp
+	kc.reset(4)
+	if got := kc.get(0); got != 0 {
+		t.Fatalf("after the stamp wrapped: count of 0 is %d", got)
+	}
+}

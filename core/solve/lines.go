@@ -153,6 +153,7 @@ func (a *assembly) orderLine(ax lineAxis, cells []int, line int, withPrev, withN
 		floor[i] = lo + in
 	}
 	states := []state{{last: -1, node: -1}}
+	var slabs [2][]state // the states of a position and their children's, swapped
 	byLast := make([]int32, (n+1)*n)
 	lists := make([][]int32, n+1)
 	add := make([]float64, n)
@@ -162,8 +163,7 @@ func (a *assembly) orderLine(ax lineAxis, cells []int, line int, withPrev, withN
 	// States are told apart by hashes of their pieces used and last piece
 	// (perOrder) and of those and their pattern (seen): 64-bit hashes of
 	// a few thousand states do not collide in practice.
-	seen := make(map[uint64]struct{}, width)
-	perOrder := make(map[uint64]uint8, width)
+	var seen, perOrder keyCounts
 	for j := range n {
 		exts = slices.Grow(exts[:0], len(states)*lineBranch)[:len(states)*lineBranch]
 		count = slices.Grow(count[:0], len(states))[:len(states)]
@@ -213,9 +213,12 @@ func (a *assembly) orderLine(ax lineAxis, cells []int, line int, withPrev, withN
 		// The extensions in order of rank, merged from the states' sorted
 		// lists, until the beam is full.
 		queue.init()
-		clear(seen)
-		clear(perOrder)
-		next := make([]state, 0, min(width, len(exts)))
+		seen.reset(width)
+		perOrder.reset(width)
+		if cap(slabs[j%2]) < min(width, len(exts)) {
+			slabs[j%2] = make([]state, 0, min(width, len(exts)))
+		}
+		next := slabs[j%2][:0]
 		for len(queue) > 0 && len(next) < width {
 			q := queue[0]
 			e := exts[int(q.s)*lineBranch+int(q.h)]
@@ -232,11 +235,11 @@ func (a *assembly) orderLine(ax lineAxis, cells []int, line int, withPrev, withN
 			}
 			order := mix64(used + uint64(e.i)*0x9e3779b97f4a7c15)
 			full := mix64(order ^ pattern)
-			if _, dup := seen[full]; dup || perOrder[order] == linePatterns {
+			if seen.get(full) > 0 || perOrder.get(order) == linePatterns {
 				continue
 			}
-			seen[full] = struct{}{}
-			perOrder[order]++
+			seen.add(full)
+			perOrder.add(order)
 			nodes = append(nodes, node{p.node, e.i})
 			next = append(next, state{used: used, last: int(e.i), pattern: pattern, cost: e.cost, rank: e.rank, node: int32(len(nodes) - 1)})
 		}
@@ -516,8 +519,9 @@ type queued struct {
 // order is deterministic).
 type extQueue []queued
 
-func (q extQueue) less(i, j int) bool {
-	return q[i].rank < q[j].rank || q[i].rank == q[j].rank && q[i].s < q[j].s
+// before is the heap's order: by rank, ties by state.
+func (e queued) before(f queued) bool {
+	return e.rank < f.rank || e.rank == f.rank && e.s < f.s
 }
 
 func (q extQueue) init() {
@@ -526,21 +530,29 @@ func (q extQueue) init() {
 	}
 }
 
+// down sifts q[i] down. It moves the entry once, to the end of its path,
+// rather than swapping it down level by level: the same comparisons, the
+// same heap.
 func (q extQueue) down(i int) {
+	if i >= len(q) { // popped the last
+		return
+	}
+	x := q[i]
 	for {
 		l := 2*i + 1
 		if l >= len(q) {
-			return
+			break
 		}
-		if r := l + 1; r < len(q) && q.less(r, l) {
+		if r := l + 1; r < len(q) && q[r].before(q[l]) {
 			l = r
 		}
-		if !q.less(l, i) {
-			return
+		if !q[l].before(x) {
+			break
 		}
-		q[i], q[l] = q[l], q[i]
+		q[i] = q[l]
 		i = l
 	}
+	q[i] = x
 }
 
 func (q *extQueue) pop() {

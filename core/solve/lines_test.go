@@ -179,3 +179,65 @@ func demoShapePA(t *testing.T, scene string, n int) float64 {
 	_, correct, _ := solveSheet(t, gen, false)
 	return float64(correct) / float64(n*n)
 }
+
+// TestExtQueueLikeSwaps: down, which moves the sifted entry once to the
+// end of its path, leaves the heap exactly as sifting by swaps does
+// (downBySwaps), pops included, on ranks that tie often and hold NaN.
+func TestExtQueueLikeSwaps(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for trial := range 200 {
+		q := make(extQueue, rng.IntN(60))
+		for i := range q {
+			q[i] = queued{rank: float64(rng.IntN(8)), s: int32(i), h: int32(rng.IntN(4))}
+			if rng.IntN(15) == 0 {
+				q[i].rank = math.NaN()
+			}
+		}
+		rng.Shuffle(len(q), func(i, j int) { q[i], q[j] = q[j], q[i] })
+		p := slices.Clone(q)
+		q.init()
+		for i := len(p)/2 - 1; i >= 0; i-- {
+			downBySwaps(p, i)
+		}
+		for len(q) > 0 {
+			if !slices.EqualFunc(q, p, func(a, b queued) bool {
+				return math.Float64bits(a.rank) == math.Float64bits(b.rank) && a.s == b.s && a.h == b.h
+			}) {
+				t.Fatalf("trial %d: heap %v, want %v", trial, q, p)
+			}
+			if rng.IntN(2) == 0 { // the merge's step: the top's next extension
+				q[0].rank, q[0].h = float64(rng.IntN(8)), q[0].h+1
+				p[0] = q[0]
+				q.down(0)
+				downBySwaps(p, 0)
+			} else {
+				q.pop()
+				p[0] = p[len(p)-1]
+				p = p[:len(p)-1]
+				downBySwaps(p, 0)
+			}
+		}
+	}
+}
+
+// downBySwaps is extQueue.down as it was: the entry swapped down level by
+// level.
+func downBySwaps(q extQueue, i int) {
+	less := func(i, j int) bool {
+		return q[i].rank < q[j].rank || q[i].rank == q[j].rank && q[i].s < q[j].s
+	}
+	for {
+		l := 2*i + 1
+		if l >= len(q) {
+			return
+		}
+		if r := l + 1; r < len(q) && less(r, l) {
+			l = r
+		}
+		if !less(l, i) {
+			return
+		}
+		q[i], q[l] = q[l], q[i]
+		i = l
+	}
+}

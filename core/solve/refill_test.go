@@ -1,6 +1,8 @@
 package solve
 
 import (
+	"cmp"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -167,5 +169,46 @@ func TestShapeLargeGridRefilled(t *testing.T) {
 	gen := generate(t, loadPhoto(t, "LadyBird.jpg#square"), 64, 1, puzzle.DefaultOptions())
 	if _, correct, _ := solveSheet(t, gen, false); correct != 64*64 {
 		t.Fatalf("LadyBird 64×64 shape: PA %.4f, want 1", float64(correct)/(64*64))
+	}
+}
+
+// TestRankKeyLikeCompare: rankKey orders ranks as cmp.Compare does (NaN
+// first, −0 equal to +0), and the refill's sort of keys and indices puts
+// extensions in exactly the order of sorting the extensions by rank, ties
+// included, on ranks that tie often.
+func TestRankKeyLikeCompare(t *testing.T) {
+	special := []float64{math.NaN(), math.Copysign(0, -1), 0, math.Inf(1), math.Inf(-1),
+		-1.5, 1.5, math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64, math.MaxFloat64, -math.MaxFloat64}
+	for _, x := range special {
+		for _, y := range special {
+			if got, want := cmp.Compare(rankKey(x), rankKey(y)), cmp.Compare(x, y); got != want {
+				t.Errorf("%v against %v: %d, want %d", x, y, got, want)
+			}
+		}
+	}
+	type ext struct {
+		s, j       int32
+		cost, rank float64
+	}
+	rng := rand.New(rand.NewPCG(11, 12))
+	for trial := range 100 {
+		exts := make([]ext, rng.IntN(3000))
+		for i := range exts {
+			exts[i] = ext{j: int32(i), rank: float64(rng.IntN(20)) / 8}
+			if rng.IntN(50) == 0 {
+				exts[i].rank = special[rng.IntN(len(special))]
+			}
+		}
+		ranked := make([]rankedExt, len(exts))
+		for i, e := range exts {
+			ranked[i] = rankedExt{rankKey(e.rank), int32(i)}
+		}
+		slices.SortFunc(exts, func(p, q ext) int { return cmp.Compare(p.rank, q.rank) })
+		slices.SortFunc(ranked, func(p, q rankedExt) int { return cmp.Compare(p.key, q.key) })
+		for i := range exts {
+			if exts[i].j != ranked[i].i {
+				t.Fatalf("trial %d: at %d extension %d, want %d", trial, i, ranked[i].i, exts[i].j)
+			}
+		}
 	}
 }
