@@ -135,8 +135,10 @@ func (sc *seamCache) update(cells []int, c1, c2 int) {
 	}
 }
 
-// exchange is assembly.exchange, the seams before the exchange read from
-// the cache (setCost's terms in setCost's order).
+// exchange exchanges the pieces of cells c1 and c2 and returns the change
+// in the total cost: that of the seams touching either cell, those before
+// the exchange read from the cache (setCost's terms in setCost's order;
+// inSet is all false, and is left so).
 func (sc *seamCache) exchange(cells []int, c1, c2 int, inSet []bool) float64 {
 	n := sc.a.n
 	pair := [2]int{c1, c2}
@@ -173,17 +175,4 @@ func metropolis(x, u float64) bool {
 		return u == 0 && math.Exp(-x) > 0
 	}
 	return u < math.Exp(-x)
-}
-
-// exchange exchanges the pieces of cells c1 and c2 and returns the change
-// in the total cost: that of the seams touching either cell (setCost;
-// inSet is all false, and is left so).
-func (a *assembly) exchange(cells []int, c1, c2 int, inSet []bool) float64 {
-	pair := [2]int{c1, c2}
-	inSet[c1], inSet[c2] = true, true
-	before := a.setCost(cells, pair[:], inSet)
-	cells[c1], cells[c2] = cells[c2], cells[c1]
-	d := a.setCost(cells, pair[:], inSet) - before
-	inSet[c1], inSet[c2] = false, false
-	return d
 }

@@ -144,3 +144,15 @@ func TestExchangeAnnealSeamCache(t *testing.T) {
 		t.Fatalf("with the cache the annealing ends at cost %v, without at %v", a.cost(cells), a.cost(want))
 	}
 }
+
+// exchange is seamCache.exchange priced from the matrices alone (setCost
+// before and after): the plain reference the tests compare with.
+func (a *assembly) exchange(cells []int, c1, c2 int, inSet []bool) float64 {
+	pair := [2]int{c1, c2}
+	inSet[c1], inSet[c2] = true, true
+	before := a.setCost(cells, pair[:], inSet)
+	cells[c1], cells[c2] = cells[c2], cells[c1]
+	d := a.setCost(cells, pair[:], inSet) - before
+	inSet[c1], inSet[c2] = false, false
+	return d
+}
