@@ -82,9 +82,7 @@ func (a *assembly) refillDoubtful(cells []int) bool {
 		filled := make([][]int, len(orders))
 		parallelFor(len(orders), func(i int) error {
 			if f := a.refill(cells, orders[i], refillWidth); f != nil {
-				a.reassign(f)
-				a.improve(f)
-				filled[i] = f
+				filled[i] = a.polish(f)
 			}
 			return nil
 		})
@@ -104,6 +102,19 @@ func (a *assembly) refillDoubtful(cells []int) bool {
 		changed = true
 	}
 	return changed
+}
+
+// polish repairs a refilled answer: on a shape sheet by exchanges within
+// each signature (reassign, improve), on a rectangular one by the frame
+// repair (frame.go), whose block moves mend what a beam over single cells
+// placed one cell off.
+func (a *assembly) polish(cells []int) []int {
+	if !a.shaped {
+		return a.reframe(cells)
+	}
+	a.reassign(cells)
+	a.improve(cells)
+	return cells
 }
 
 // vouched reports whether the largest region of cells joined by best-buddy
@@ -260,6 +271,7 @@ func (a *assembly) refill(cells, order []int, width int) []int {
 	var exts []ext
 	var ranked []rankedExt
 	var seen, perUsed keyCounts
+	keptCost := make([]float64, k)
 	var nbs [4]struct {
 		piece int
 		dir   int // puzzle.Top…: the side of the new piece that meets it
@@ -269,6 +281,20 @@ func (a *assembly) refill(cells, order []int, width int) []int {
 		exts = exts[:0]
 		around := [4]int{c - n, c + 1, c + n, c - 1} // puzzle.Top…Left of c
 		inside := [4]bool{r > 0, col+1 < n, r+1 < n, col > 0}
+		if !a.shaped {
+			// On a rectangular sheet every piece fits every cell, so the
+			// seams with kept cells, the same in every state, are summed
+			// once a step.
+			for j, x := range pieces {
+				var d float64
+				for dir, q := range around {
+					if inside[dir] && at[q] < 0 {
+						d += float64(a.besideCost(x, dir, cells[q]))
+					}
+				}
+				keptCost[j] = d
+			}
+		}
 		for si := range states {
 			s := &states[si]
 			// The neighbours placed or kept, and the sides they fix.
@@ -283,7 +309,9 @@ func (a *assembly) refill(cells, order []int, width int) []int {
 				y := -1
 				switch p := at[q]; {
 				case p < 0:
-					y = cells[q]
+					if a.shaped { // else in keptCost
+						y = cells[q]
+					}
 				case p < i:
 					y = pieces[s.recent[p-(i-span)]]
 				}
@@ -303,18 +331,11 @@ func (a *assembly) refill(cells, order []int, width int) []int {
 			offer := func(j int32, lenient bool) {
 				x := pieces[j]
 				var d float64
+				if !a.shaped {
+					d = keptCost[j]
+				}
 				for _, e := range nbs[:nn] {
-					var v float32
-					switch e.dir {
-					case puzzle.Top:
-						v = a.down[e.piece*m+x]
-					case puzzle.Right:
-						v = a.right[x*m+e.piece]
-					case puzzle.Bottom:
-						v = a.down[x*m+e.piece]
-					default:
-						v = a.right[e.piece*m+x]
-					}
+					v := a.besideCost(x, e.dir, e.piece)
 					if math.IsInf(float64(v), 1) {
 						if !lenient {
 							return
@@ -336,6 +357,15 @@ func (a *assembly) refill(cells, order []int, width int) []int {
 					q--
 				}
 				best[q] = e
+			}
+			if !a.shaped { // every piece fits every cell
+				for j := range pieces {
+					if free(int32(j)) {
+						offer(int32(j), false)
+					}
+				}
+				exts = append(exts, best[:nb]...)
+				continue
 			}
 			codes, nc := allowedCodes(want, fixed)
 			for _, code := range codes[:nc] {
@@ -423,6 +453,21 @@ func (a *assembly) refill(cells, order []int, width int) []int {
 		node = node.parent
 	}
 	return out
+}
+
+// besideCost is the seam's cost with piece y on side dir (puzzle.Top…) of
+// piece x.
+func (a *assembly) besideCost(x, dir, y int) float32 {
+	m := a.m
+	switch dir {
+	case puzzle.Top:
+		return a.down[y*m+x]
+	case puzzle.Right:
+		return a.right[x*m+y]
+	case puzzle.Bottom:
+		return a.down[x*m+y]
+	}
+	return a.right[y*m+x]
 }
 
 // rankedExt is an extension's rank as rankKey orders it, and its index.
