@@ -23,7 +23,9 @@ import (
 // lowers the cost (docs: README, "Refilling the doubtful part"). 32×32
 // shape night-city 0.922 → 1, moonlit-bay 0.710 → 0.959, harbor-town
 // 0.954 → 0.974; 64×64 of 1024-px squares TwoWings 0.955 → 0.997,
-// LadyBird 0.959 → 1.
+// LadyBird 0.959 → 1. On a rectangular sheet, where every piece fits every
+// cell, it fills the loose part of a repaired answer the same way
+// (arrangeContent; README, "Refilling the loose part of a rect answer").
 
 // refillWidth is the refill beam's width.
 const refillWidth = 512
