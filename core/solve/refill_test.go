@@ -275,7 +275,7 @@ func countWrong(cells, truth []int) int {
 // TestRectWoodRefilled: on Wood.jpg's 32×32 rect sheet (seed 2, 1024 px)
 // the repaired answer is right but for a loose part in its low-texture
 // grain (PA 0.921); filling that part again from the part its best-buddy
-// seams vouch for places 98 % of the pieces.
+// seams vouch for, and annealing it again, places 98.9 % of the pieces.
 func TestRectWoodRefilled(t *testing.T) {
 	if raceEnabled || testing.Short() {
 		t.Skip("a 32×32 solve: too slow under the race detector")
