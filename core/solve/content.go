@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"path/filepath"
+	"slices"
 
 	"github.com/jigbench/jigbench/core/puzzle"
 	"github.com/jigbench/jigbench/core/render"
@@ -108,11 +109,12 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool) 
 		return arrange(n, sides, cm, shaped, beamWidth(n, shaped))
 	}
 	var alt []int
+	rel := cm.relative()
 	parallelFor(2, func(i int) error {
 		if i == 0 {
 			cells, twins = arrange(n, sides, cm, shaped, beamWidth(n, shaped))
 		} else {
-			alt, _ = arrange(n, sides, cm.relative(), shaped, beamWidth(n, shaped))
+			alt, _ = arrange(n, sides, rel, shaped, beamWidth(n, shaped))
 		}
 		return nil
 	})
@@ -121,21 +123,50 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool) 
 		cells = alt
 	}
 	if cells != nil {
-		// The winner's loose part (a grain, a sky) filled again from the
-		// part its best-buddy seams vouch for (refill.go), both ways at
-		// once on the two cores, kept if cheaper: 32×32 Wood 0.921 →
-		// 0.982, harbor-town 0.797 → 0.868 (docs: README, "Refilling the
-		// loose part of a rect answer").
-		a := newAssembly(n, sides, cm, shaped)
-		if a.refillDoubtful(cells) {
-			// Annealed again (exchange.go): the refilled part is what
-			// the annealing pools (Wood 0.982 → 0.989, harbor-town
-			// 0.868 → 0.891).
-			copy(cells, a.anneal(cells))
-			a.cutBySureness(cells, a.seamFloors())
-		}
+		refillLoose(n, sides, cm, rel, cells)
 	}
 	return cells, twins
+}
+
+// refillLoose fills the loose part of a rect answer (cell → piece) again
+// from the part its best-buddy seams vouch for (refill.go), by MGC costs
+// and by relative costs at once on the two cores, each filling annealed
+// again on its own costs (the annealing pools that part), and keeps the one
+// MGC prices lowest if it costs less than cells. Relative costs rank more
+// true partners first in smooth regions: 32×32 YellowFlower 0.896 → 0.952
+// where MGC's filling costs more than the answer; MGC's alone gives Wood
+// 0.921 → 0.989, harbor-town 0.797 → 0.891 (README, "Refilling the loose
+// part of a rect answer").
+func refillLoose(n int, sides []puzzle.Sides, cm, rel *compatMatrix, cells []int) {
+	by := []*assembly{newAssembly(n, sides, cm, false), newAssembly(n, sides, rel, false)}
+	if !by[0].vouched(cells) {
+		// MGC's own evidence does not vouch for most of the answer: there
+		// is no frame to fill from (relative costs may vouch for more,
+		// but then fill in vain: the benchmark's harbor-town, 312 cells,
+		// half a second).
+		return
+	}
+	filled := make([][]int, len(by))
+	parallelFor(len(by), func(i int) error {
+		if f := slices.Clone(cells); by[i].refillDoubtful(f) {
+			filled[i] = by[i].anneal(f)
+		}
+		return nil
+	})
+	cost := penalisedCost(n, cm.d[dirRight], cm.d[dirDown], cells)
+	changed := false
+	for _, f := range filled {
+		if f == nil {
+			continue
+		}
+		if c := penalisedCost(n, cm.d[dirRight], cm.d[dirDown], f); c < cost-1e-6 {
+			copy(cells, f)
+			cost, changed = c, true
+		}
+	}
+	if changed {
+		by[0].cutBySureness(cells, by[0].seamFloors())
+	}
 }
 
 // relativeMax is the largest grid the relative search runs on: at 64×64 a

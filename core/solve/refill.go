@@ -24,8 +24,9 @@ import (
 // shape night-city 0.922 → 1, moonlit-bay 0.710 → 0.959, harbor-town
 // 0.954 → 0.974; 64×64 of 1024-px squares TwoWings 0.955 → 0.997,
 // LadyBird 0.959 → 1. On a rectangular sheet, where every piece fits every
-// cell, it fills the loose part of a repaired answer the same way
-// (arrangeContent; README, "Refilling the loose part of a rect answer").
+// cell, it fills the loose part of a repaired answer the same way, one way
+// round (fillsUpward), on MGC and on relative costs (refillLoose; README,
+// "Refilling the loose part of a rect answer").
 
 // refillWidth is the refill beam's width.
 const refillWidth = 512
@@ -79,7 +80,14 @@ func (a *assembly) refillDoubtful(cells []int) bool {
 			}
 			back := slices.Clone(order)
 			slices.Reverse(back)
-			orders = append(orders, order, back)
+			switch {
+			case a.shaped:
+				orders = append(orders, order, back)
+			case fillsUpward(n, keep, order):
+				orders = append(orders, back)
+			default:
+				orders = append(orders, order)
+			}
 		}
 		filled := make([][]int, len(orders))
 		parallelFor(len(orders), func(i int) error {
@@ -104,6 +112,25 @@ func (a *assembly) refillDoubtful(cells []int) bool {
 		changed = true
 	}
 	return changed
+}
+
+// fillsUpward reports whether the free cells of keep (−1; order lists
+// them) meet the kept region more along their lower edge than along their
+// upper one: a rect refill then runs bottom-up, from the frame inwards, so
+// its first choices are the ones the kept cells constrain most (a shape
+// refill runs both ways). On the 32×32 rect table bottom-up won every gain
+// there was; a sky is a loose part above the region.
+func fillsUpward(n int, keep, order []int) bool {
+	above, below := 0, 0
+	for _, c := range order {
+		if c >= n && keep[c-n] >= 0 {
+			above++
+		}
+		if c+n < len(keep) && keep[c+n] >= 0 {
+			below++
+		}
+	}
+	return below >= above
 }
 
 // polish repairs a refilled answer: on a shape sheet by exchanges within
