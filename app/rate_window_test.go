@@ -274,16 +274,7 @@ func rateRealWindow(t *testing.T, bin, screen string, compact bool) {
 	}
 	db := filepath.Join(config, "jigbench", "ratings.db")
 
-	display := freeDisplay(t)
-	xvfb := exec.Command("Xvfb", display, "-screen", "0", screen+"x24", "-nolisten", "tcp")
-	if err := xvfb.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { xvfb.Process.Kill(); xvfb.Wait() }()
-	waitFor(t, 10*time.Second, "Xvfb to start", func() bool {
-		_, err := os.Stat("/tmp/.X11-unix/X" + display[1:])
-		return err == nil
-	})
+	display := startXvfb(t, screen)
 	env := append(os.Environ(), "DISPLAY="+display, "LANG=en_US.UTF-8", "HOME="+home,
 		"XDG_CONFIG_HOME="+config, "XDG_CACHE_HOME="+filepath.Join(home, "cache"), "XDG_DATA_HOME="+filepath.Join(home, "data"))
 	w := &realWindow{t: t, display: display, env: env, bin: bin}

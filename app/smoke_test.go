@@ -6,8 +6,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -26,16 +28,7 @@ func TestSmokeRealWindow(t *testing.T) {
 	}
 	bin := buildBinary(t)
 
-	display := freeDisplay(t)
-	xvfb := exec.Command("Xvfb", display, "-screen", "0", "1440x900x24", "-nolisten", "tcp")
-	if err := xvfb.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { xvfb.Process.Kill(); xvfb.Wait() }()
-	waitFor(t, 10*time.Second, "Xvfb to start", func() bool {
-		_, err := os.Stat("/tmp/.X11-unix/X" + display[1:])
-		return err == nil
-	})
+	display := startXvfb(t, "1440x900")
 
 	var appLog bytes.Buffer
 	jb := exec.Command(bin)
@@ -137,18 +130,72 @@ func TestHeadlessStderrIsClean(t *testing.T) {
 	}
 }
 
-func freeDisplay(t *testing.T) string {
-	for n := 90; n < 140; n++ {
-		if _, err := os.Stat(fmt.Sprintf("/tmp/.X%d-lock", n)); err == nil {
-			continue
+// startXvfb starts an X server on a free display with a screen of size
+// (WIDTH×HEIGHT, 24-bit) and returns the display once it accepts clients.
+// It is stopped when the test ends, by SIGTERM so that it removes its lock
+// file and socket: killed outright it leaves both, and after some fifty
+// runs no display number would be free.
+func startXvfb(t *testing.T, size string) string {
+	t.Helper()
+	display := freeDisplay(t)
+	xvfb := exec.Command("Xvfb", display, "-screen", "0", size+"x24", "-nolisten", "tcp")
+	if err := xvfb.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { xvfb.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		xvfb.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(10 * time.Second):
+			xvfb.Process.Kill()
+			<-exited
 		}
-		if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
+	})
+	waitFor(t, 10*time.Second, "Xvfb to start", func() bool {
+		_, err := os.Stat("/tmp/.X11-unix/X" + display[1:])
+		return err == nil
+	})
+	return display
+}
+
+// freeDisplay returns a display number no X server holds: one with no lock
+// file, or whose lock names a process that is gone — that lock and its
+// socket are removed first, so that waiting for the socket waits for the
+// new server.
+func freeDisplay(t *testing.T) string {
+	t.Helper()
+	for n := 90; n < 140; n++ {
+		lockFile, socket := fmt.Sprintf("/tmp/.X%d-lock", n), fmt.Sprintf("/tmp/.X11-unix/X%d", n)
+		lock, err := os.ReadFile(lockFile)
+		switch {
+		case err == nil && staleLock(lock):
+			if os.Remove(lockFile) != nil {
+				continue
+			}
+			os.Remove(socket)
+		case err != nil && os.IsNotExist(err):
+			if _, err := os.Stat(socket); err == nil {
+				continue // a socket without a lock: some other server's
+			}
+		default:
 			continue
 		}
 		return fmt.Sprintf(":%d", n)
 	}
 	t.Fatal("no free X display number")
 	return ""
+}
+
+// staleLock reports whether an X lock file names a process that no longer
+// exists.
+func staleLock(lock []byte) bool {
+	pid, err := strconv.Atoi(strings.TrimSpace(string(lock)))
+	if err != nil || pid <= 0 {
+		return false
+	}
+	return syscall.Kill(pid, 0) == syscall.ESRCH
 }
 
 func waitFor(t *testing.T, limit time.Duration, what string, ok func() bool) {
