@@ -60,9 +60,10 @@ type assembly struct {
 	best                  *matches    // bestMatches, once computed
 	seams                 []mergeSeam // mergeSeams, once computed
 	seamFl                *seamFloor
-	zUsed                 []uint64 // Zobrist keys of the used set, per piece
-	zFront                []uint64 // [col*m + class]: keys of the frontier
-	zRight                []uint64 // [class]: key of the newest piece's right side
+	segs                  *segmentSet // mergeSegments, once computed
+	zUsed                 []uint64    // Zobrist keys of the used set, per piece
+	zFront                []uint64    // [col*m + class]: keys of the frontier
+	zRight                []uint64    // [class]: key of the newest piece's right side
 	zSig                  [81]uint64
 	// positive: no pair costs less than 0, so a partial sum of seams only
 	// grows and setCostUnder may stop early (nonNegative).
@@ -727,6 +728,14 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		// What the greedy grew last, outside the region its seams vouch
 		// for, is filled again by a beam framed by that region (refill.go).
 		base.refillDoubtful(best)
+	}
+	if shaped && n > shapeBeamMax && best != nil && base.vouched(best) {
+		// Where no beam runs, a block right inside can sit in the wrong
+		// place within the region the refill trusts; the segments merged
+		// from the pieces alone find it (mend.go). Only from a region
+		// that vouches for most of the grid: the refill after each move
+		// needs it.
+		base.mendSplitSegments(best)
 	}
 	if shaped && beamDied && n <= shapeBeamMax && best != nil && !base.vouched(best) {
 		// The greedy went wrong nearly everywhere (32×32 misty-pines: its

@@ -340,7 +340,16 @@ func (a *assembly) candidateSeams(odds *seamOdds) []candidateSeam {
 }
 
 // mergeSegments joins segments along the candidate seams, surest first.
+// They depend on the pieces alone, so they are merged once per assembly
+// (growFramed starts from the largest; mendSplitSegments reads them all).
 func (a *assembly) mergeSegments() *segmentSet {
+	if a.segs == nil {
+		a.segs = a.listSegments()
+	}
+	return a.segs
+}
+
+func (a *assembly) listSegments() *segmentSet {
 	s := a.newSegmentSet()
 	s.odds = a.newSeamOdds()
 	seams := a.candidateSeams(s.odds)

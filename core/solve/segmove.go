@@ -149,32 +149,40 @@ func (a *assembly) segmentMoves(cells, seg []int, inSeg []bool, where []int, bes
 // pieces it displaces refilled into the cells it vacates by fillByLayers;
 // false (trial unchanged) if the segment would leave the grid.
 func (a *assembly) translate(trial, cells, seg []int, inSeg []bool, dr, dc int) bool {
-	n := a.n
-	for _, c := range seg {
+	vacated := shiftPart(a.n, trial, cells, seg, inSeg, dr, dc)
+	if vacated == nil {
+		return false
+	}
+	a.fillByLayers(trial, vacated)
+	return true
+}
+
+// shiftPart writes into trial (a copy of cells) the cells of part (inPart
+// marks them) moved by (dr, dc), the pieces they land on put into the cells
+// they leave, in cell order, and returns those cells; nil (trial
+// unchanged) if the part would leave the grid or not move.
+func shiftPart(n int, trial, cells, part []int, inPart []bool, dr, dc int) []int {
+	for _, c := range part {
 		r, col := c/n+dr, c%n+dc
 		if r < 0 || col < 0 || r >= n || col >= n {
-			return false
+			return nil
 		}
 	}
-	landed := make(map[int]bool, len(seg))
-	for _, c := range seg {
-		landed[c+dr*n+dc] = true
-	}
+	d := dr*n + dc
 	var displaced, vacated []int
-	for _, c := range seg {
-		if t := c + dr*n + dc; !inSeg[t] {
+	for _, c := range part {
+		if t := c + d; !inPart[t] {
 			displaced = append(displaced, cells[t])
 		}
-		if !landed[c] {
+		if s := c - d; s < 0 || s >= len(cells) || !inPart[s] { // no cell of part lands on c
 			vacated = append(vacated, c)
 		}
 	}
-	for _, c := range seg {
-		trial[c+dr*n+dc] = cells[c]
+	for _, c := range part {
+		trial[c+d] = cells[c]
 	}
 	for i, c := range vacated {
 		trial[c] = displaced[i]
 	}
-	a.fillByLayers(trial, vacated)
-	return true
+	return vacated
 }
