@@ -20,12 +20,10 @@ import (
 // are taken again until no move is kept (README, "Mending split
 // segments"). Garden: PA 0.780 → 0.9995, cheaper than the truth.
 
-// mendRounds bounds how often the split segments are taken again.
-const mendRounds = 4
-
-// mendTries is the most moves tried in a round: each costs a refill
-// (1–7 s at 64×64).
-const mendTries = 2
+// mendTries is the most moves tried in all: each costs a polish and a
+// refill of the whole answer, 1–8 s at 64×64 (Garden's mend tried four,
+// three kept).
+const mendTries = 5
 
 // splitMove moves one part of a split segment.
 type splitMove struct {
@@ -41,31 +39,27 @@ type splitMove struct {
 func (a *assembly) mendSplitSegments(cells []int) bool {
 	total := penalisedCost(a.n, a.right, a.down, cells)
 	failed := map[[3]int]bool{} // segment, by: a move that was not kept
-	changed := false
-	for range mendRounds {
-		kept, tried := false, 0
+	changed, tries := false, 0
+	for kept := true; kept && tries < mendTries; {
+		kept = false
 		for _, mv := range a.splitMoves(cells) {
 			key := [3]int{mv.segment, mv.by[0], mv.by[1]}
 			if failed[key] {
 				continue
 			}
-			if tried == mendTries {
+			if tries == mendTries {
 				break
 			}
-			tried++
+			tries++
 			a.polish(mv.trial)
 			a.refillDoubtful(mv.trial)
 			if c := penalisedCost(a.n, a.right, a.down, mv.trial); c < total-1e-6 {
 				copy(cells, mv.trial)
-				total, kept = c, true
+				total, kept, changed = c, true, true
 				break
 			}
 			failed[key] = true
 		}
-		if !kept {
-			break
-		}
-		changed = true
 	}
 	return changed
 }
