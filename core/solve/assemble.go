@@ -746,7 +746,7 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 		// pair that does not interlock priced at gapPenalty (it moves
 		// blocks the framed greedy cannot), and its answer, polished and
 		// refilled as the greedy's, is kept if it costs less.
-		if alt, _ := arrangeContent(n, sides, cm.penalised(), false); alt != nil {
+		if alt, _ := arrangeContent(n, sides, cm.penalised(), false, nil); alt != nil {
 			base.reassign(alt)
 			base.improve(alt)
 			base.refillDoubtful(alt)

@@ -81,7 +81,11 @@ func SolveContent(in ContentInput) (*ContentResult, error) {
 	}
 	ss := newSeamSet(&g, pcs)
 	cm := newCompatMatrix(ss, pcs, res.Shaped)
-	cells, twins := arrangeContent(g.n, res.Sides, cm, res.Shaped)
+	var blend func() *compatMatrix
+	if !res.Shaped {
+		blend = func() *compatMatrix { return cm.blended(residualCosts(ss, pcs)) }
+	}
+	cells, twins := arrangeContent(g.n, res.Sides, cm, res.Shaped, blend)
 	if cells == nil {
 		return nil, fmt.Errorf("no arrangement of the pieces fits their shapes: %w", ErrNoArrangement)
 	}
@@ -104,7 +108,10 @@ func SolveContent(in ContentInput) (*ContentResult, error) {
 // own search is exact where relative costs add nothing; the two searches
 // run on both cores at once. Above 16×16 the winner's loose part is then
 // filled again (refillLoose). The look-alike links are MGC's.
-func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool) (cells, twins []int) {
+//
+// blend (nil: none) gives MGC with the prediction residual added, for the
+// refill of a large loose part (refillLoose, residual.go).
+func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, blend func() *compatMatrix) (cells, twins []int) {
 	if shaped || n <= reframeAllMax || n > relativeMax {
 		return arrange(n, sides, cm, shaped, beamWidth(n, shaped))
 	}
@@ -123,7 +130,7 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool) 
 		cells = alt
 	}
 	if cells != nil {
-		refillLoose(n, sides, cm, rel, cells)
+		refillLoose(n, sides, cm, rel, cells, blend)
 	}
 	return cells, twins
 }

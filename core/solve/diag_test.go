@@ -102,7 +102,7 @@ func diagnose(t *testing.T, gen *render.Generated) string {
 	ss := newSeamSet(&g, pcs)
 	cm := newCompatMatrix(ss, pcs, false)
 	sides := make([]puzzle.Sides, len(pcs))
-	cells, _ := arrangeContent(n, sides, cm, false)
+	cells, _ := arrangeContent(n, sides, cm, false, nil)
 	el := time.Since(t0)
 	base := newAssembly(n, sides, cm, false)
 	t1 := time.Now()

@@ -83,7 +83,7 @@ func diagnoseShape(t *testing.T, gen *render.Generated) string {
 		base.improve(cells)
 		out += " polished PA " + pa(cells) + " cost " + cost(cells)
 	}
-	cells, _ := arrangeContent(n, sides, cm, true)
+	cells, _ := arrangeContent(n, sides, cm, true, nil)
 	ca, ct := penalisedCost(n, base.right, base.down, cells), penalisedCost(n, base.right, base.down, truth)
 	verdict := "exact"
 	switch {

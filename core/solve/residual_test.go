@@ -1,0 +1,84 @@
+package solve
+
+import (
+	"image"
+	"image/color"
+	"math"
+	"testing"
+
+	"github.com/jigbench/jigbench/core/puzzle"
+	"github.com/jigbench/jigbench/core/render"
+)
+
+// TestResidualContinuesRamp: on a picture whose colour grows by one level a
+// pixel to the right (red) and down (green), a piece's own step at the seam
+// predicts its true neighbour's colour, so the true pair's residual is all
+// but 0 (the sheet's labels left out; under 0.2 of a level, what the
+// outline's restoration leaves) and every other partner's is more.
+func TestResidualContinuesRamp(t *testing.T) {
+	const side = 256
+	img := image.NewRGBA(image.Rect(0, 0, side, side))
+	for y := range side {
+		for x := range side {
+			img.Set(x, y, color.RGBA{uint8(x), uint8(y), 128, 255})
+		}
+	}
+	opt := puzzle.DefaultOptions()
+	opt.Size = side
+	n := 4
+	gen, err := render.Generate(render.SourceFromImage("ramp", img), n, 1, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newGeometry(gen.Instance.Public())
+	pcs, err := cutPieces(&g, gen.Rect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := residualCosts(newSeamSet(&g, pcs), pcs)
+	m := n * n
+	truth := make([]int, m)
+	for id, c := range gen.Puzzle.CellOf {
+		truth[c.Row*n+c.Col] = id
+	}
+	for c, x := range truth {
+		for dir, next := range [2]int{c + 1, c + n} {
+			if dir == dirRight && c%n == n-1 || dir == dirDown && next >= m {
+				continue
+			}
+			y := truth[next]
+			if v := res[dir][x*m+y]; v > 0.2 {
+				t.Errorf("cell %d, direction %d: the true pair's residual %g, want under 0.2", c, dir, v)
+			}
+			for z := range m {
+				if z != y && res[dir][x*m+z] <= res[dir][x*m+y] {
+					t.Errorf("cell %d, direction %d: piece %d's residual %g is not above the true one's", c, dir, z, res[dir][x*m+z])
+				}
+			}
+			if v := res[dir][x*m+x]; !math.IsInf(float64(v), 1) {
+				t.Errorf("piece %d beside itself: %g, want +Inf", x, v)
+			}
+		}
+	}
+}
+
+// TestBlended: the residual is added scaled so that its median is
+// blendWeight times MGC's, per direction; a residual that is 0 everywhere
+// adds nothing.
+func TestBlended(t *testing.T) {
+	inf := float32(math.Inf(1))
+	cm := &compatMatrix{m: 2, d: [2][]float32{{inf, 4, 2, inf}, {inf, 8, 6, inf}}}
+	res := [2][]float32{{inf, 1, 3, inf}, {inf, 0, 0, inf}}
+	got := cm.blended(res)
+	// Right: MGC's median of {4, 2} is 4 (the upper of two), the
+	// residual's 3, so k = 0.25·4/3.
+	k := float32(blendWeight) * 4 / 3
+	want := [2][]float32{{inf, 4 + k*1, 2 + k*3, inf}, {inf, 8, 6, inf}}
+	for dir := range 2 {
+		for i := range want[dir] {
+			if got.d[dir][i] != want[dir][i] {
+				t.Errorf("direction %d, pair %d: %g, want %g", dir, i, got.d[dir][i], want[dir][i])
+			}
+		}
+	}
+}
