@@ -22,7 +22,7 @@ import (
 
 // mendTries is the most moves tried in all: each costs a polish and a
 // refill of the whole answer, 1–8 s at 64×64 (Garden's mend tried four,
-// three kept).
+// two kept).
 const mendTries = 5
 
 // splitMove moves one part of a split segment.
