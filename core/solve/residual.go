@@ -13,9 +13,11 @@ import (
 // angle, which a mean does not. Alone it ranks fewer true partners first
 // than MGC; added to it, it ranks more on nearly every 32×32 rect sheet
 // measured (night-city 0.49 → 0.57 of the sides, coral-reef 0.71 → 0.76),
-// but the search, whose gates were all measured on MGC, does worse on it,
-// so it only fills a large loose part a third time, MGC judging the
-// filling (refillLoose; README, "A second seam measure").
+// but the 32×32 search, whose gates were all measured on MGC, does worse
+// on it. So it judges a second search up to 16×16, where the search is
+// reliable, and above that only fills a large loose part a third time, MGC
+// judging the filling (arrangeContent, refillLoose; README, "A second seam
+// measure").
 
 // residualCosts returns, per direction (dirRight, dirDown), the residual of
 // every pair of pieces of a rectangular sheet, d[a·m+b] for b right of or
@@ -90,9 +92,10 @@ func residualCosts(ss *seamSet, pcs []*cutPiece) [2][]float32 {
 }
 
 // blendWeight is the residual's weight where it is added to MGC, each
-// scaled by its median over all pairs (0.25 and 1 measured for whole
-// searches on the blend: at 1 they were worse).
-const blendWeight = 0.25
+// scaled by its median over all pairs (0.25 and 1 measured: at 1 the
+// 16×16 search's answers and the 32×32 refill's were better; whole 32×32
+// searches on the blend were worse at either).
+const blendWeight = 1
 
 // blended returns cm's costs with the residual res added, scaled per
 // direction so that its median over the pairs is blendWeight times MGC's:

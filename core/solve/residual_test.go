@@ -82,3 +82,19 @@ func TestBlended(t *testing.T) {
 		}
 	}
 }
+
+// TestBlendJudgesAt16: fruit-market's 16×16 rect answer by MGC exchanges
+// the columns of a 3 × 3 block of awning stripes and costs 0.6 less than
+// the truth by MGC (PA 0.965); by the blend the truth is the cheaper, and
+// the second search, which the blend judges, finds it. moonlit-bay's two
+// rotated pieces of water are placed too (0.969 → 0.984).
+func TestBlendJudgesAt16(t *testing.T) {
+	for _, tc := range []struct {
+		scene string
+		want  int // cells right
+	}{{"fruit-market", 256}, {"moonlit-bay", 252}} {
+		if _, correct, _ := solveSheet(t, surveyInstance(t, tc.scene, "", 16), true); correct < tc.want {
+			t.Errorf("%s 16×16 rect: %d cells right, want ≥ %d", tc.scene, correct, tc.want)
+		}
+	}
+}
