@@ -121,15 +121,7 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 	if !shaped && blend != nil && n > rectBeamMax && n <= reframeAllMax {
 		var alt []int
 		var by *compatMatrix
-		parallelFor(2, func(i int) error {
-			if i == 0 {
-				cells, twins = arrange(n, sides, cm, shaped, beamWidth(n, shaped))
-			} else {
-				by = blend()
-				alt, _ = arrange(n, sides, by, shaped, beamWidth(n, shaped))
-			}
-			return nil
-		})
+		cells, twins, alt, by = arrangeBeside(n, sides, cm, blend)
 		if alt != nil && (cells == nil || differ(alt, cells) <= len(cells)/blendOverrules &&
 			penalisedCost(n, by.d[dirRight], by.d[dirDown], alt) < penalisedCost(n, by.d[dirRight], by.d[dirDown], cells)) {
 			cells = alt
@@ -139,16 +131,7 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 	if shaped || n <= reframeAllMax || n > relativeMax {
 		return arrange(n, sides, cm, shaped, beamWidth(n, shaped))
 	}
-	var alt []int
-	rel := cm.relative()
-	parallelFor(2, func(i int) error {
-		if i == 0 {
-			cells, twins = arrange(n, sides, cm, shaped, beamWidth(n, shaped))
-		} else {
-			alt, _ = arrange(n, sides, rel, shaped, beamWidth(n, shaped))
-		}
-		return nil
-	})
+	cells, twins, alt, rel := arrangeBeside(n, sides, cm, cm.relative)
 	if alt != nil && (cells == nil ||
 		penalisedCost(n, cm.d[dirRight], cm.d[dirDown], alt) < penalisedCost(n, cm.d[dirRight], cm.d[dirDown], cells)) {
 		cells = alt
@@ -157,6 +140,23 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 		refillLoose(n, sides, cm, rel, cells, blend)
 	}
 	return cells, twins
+}
+
+// arrangeBeside runs arrange on a rect sheet's MGC costs cm and on the
+// costs other builds (in its own goroutine, so that building them overlaps
+// MGC's search) at once, on the two cores, and returns both answers (the
+// look-alike links MGC's) and the other costs.
+func arrangeBeside(n int, sides []puzzle.Sides, cm *compatMatrix, other func() *compatMatrix) (cells, twins, alt []int, by *compatMatrix) {
+	parallelFor(2, func(i int) error {
+		if i == 0 {
+			cells, twins = arrange(n, sides, cm, false, beamWidth(n, false))
+		} else {
+			by = other()
+			alt, _ = arrange(n, sides, by, false, beamWidth(n, false))
+		}
+		return nil
+	})
+	return cells, twins, alt, by
 }
 
 // blendOverrules: the blend's answer replaces MGC's up to 16×16 only where

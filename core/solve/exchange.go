@@ -44,7 +44,7 @@ func (a *assembly) anneal(cells []int) []int {
 	}
 	changed := false
 	for range annealRounds {
-		root, find := a.buddyComponents(cells, a.bestMatches())
+		root, _, find := a.buddyComponents(cells, a.bestMatches())
 		var pool []int
 		for c := range m {
 			if find(c) != find(root) {

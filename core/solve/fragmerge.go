@@ -68,7 +68,7 @@ var rejoinMins = []int{6, 16, 3}
 // rest grown around the largest (cell → piece).
 func (a *assembly) joinSegments(cells []int, least int) []int {
 	n, m := a.n, a.m
-	_, find := a.buddyComponents(cells, a.bestMatches())
+	_, _, find := a.buddyComponents(cells, a.bestMatches())
 	seams, fl := a.mergeSeams()
 	cl := &clustering{a: a, fl: fl, of: make([]int32, m), pos: make([][2]int32, m), cls: make([]*cluster, m)}
 	for c, x := range cells {

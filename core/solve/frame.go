@@ -721,12 +721,8 @@ func (a *assembly) doubtful(cells []int, b *matches) []bool {
 // It replaces cells and reports true if that lowers the total cost.
 func (a *assembly) regrow(cells []int, best *matches) bool {
 	n := a.n
-	root, find := a.buddyComponents(cells, best)
-	size := make([]int, n*n)
-	for c := range cells {
-		size[find(c)]++
-	}
-	if size[root] == n*n || size[root] < 2 {
+	root, size, find := a.buddyComponents(cells, best)
+	if size == n*n || size < 2 {
 		return false
 	}
 	g := a.newGrower()
@@ -747,14 +743,14 @@ func (a *assembly) regrow(cells []int, best *matches) bool {
 
 // buddyComponents groups the cells into regions joined by best-buddy seams
 // (each piece the other's preferred neighbour) by union–find, and returns
-// the root of the largest (the first on ties) and the find function.
-func (a *assembly) buddyComponents(cells []int, best *matches) (int, func(int) int) {
+// the root of the largest (the first on ties), its size in cells and the
+// find function.
+func (a *assembly) buddyComponents(cells []int, best *matches) (root, largest int, find func(int) int) {
 	n := a.n
 	parent := make([]int, n*n)
 	for i := range parent {
 		parent[i] = i
 	}
-	var find func(int) int
 	find = func(i int) int {
 		for parent[i] != i {
 			parent[i] = parent[parent[i]]
@@ -775,7 +771,6 @@ func (a *assembly) buddyComponents(cells []int, best *matches) (int, func(int) i
 		}
 	}
 	size := make([]int, n*n)
-	root := 0
 	for c := range cells {
 		r := find(c)
 		size[r]++
@@ -783,7 +778,7 @@ func (a *assembly) buddyComponents(cells []int, best *matches) (int, func(int) i
 			root = r
 		}
 	}
-	return root, find
+	return root, size[root], find
 }
 
 // reassignDoubtful places the pieces of each region of doubtful cells (see

@@ -566,13 +566,7 @@ func (a *assembly) growFramedFrom(keep []int) []int {
 // or nothing: the part of a greedy arrangement its own evidence vouches for.
 func (a *assembly) buddyRegion(cells []int, best *matches) []int {
 	n := a.n
-	root, find := a.buddyComponents(cells, best)
-	size := 0
-	for c := range cells {
-		if find(c) == root {
-			size++
-		}
-	}
+	root, size, find := a.buddyComponents(cells, best)
 	if size == n*n || size < 2 {
 		return nil
 	}

@@ -42,7 +42,7 @@ func (a *assembly) mendSplitSegments(cells []int) bool {
 	changed, tries := false, 0
 	for kept := true; kept && tries < mendTries; {
 		kept = false
-		for _, mv := range a.splitMoves(cells) {
+		for _, mv := range a.splitMoves(cells, total) {
 			key := [3]int{mv.segment, mv.by[0], mv.by[1]}
 			if failed[key] {
 				continue
@@ -71,12 +71,12 @@ func splitMinPart(m int) int { return max(8, m/256) }
 // splitMoves lists the moves of the segments whose pieces cells places at
 // two or more offsets with at least splitMinPart of them at each (parts):
 // every part but the largest to the largest's offset, and the largest to
-// the second's. They are ordered by what the move adds to the cost before
-// any refill, per cell moved: a part in the wrong place loses only its
-// border seams, which were wrong anyway, while a right one also breaks its
-// neighbours' (on Garden the misplaced 440 cells add 61 a cell, the right
-// 453 moved away 70).
-func (a *assembly) splitMoves(cells []int) []splitMove {
+// the second's. They are ordered by what the move adds to total (cells'
+// cost) before any refill, per cell moved: a part in the wrong place loses
+// only its border seams, which were wrong anyway, while a right one also
+// breaks its neighbours' (on Garden the misplaced 440 cells add 61 a cell,
+// the right 453 moved away 70).
+func (a *assembly) splitMoves(cells []int, total float64) []splitMove {
 	n, m := a.n, a.m
 	s := a.mergeSegments()
 	// part is a segment's pieces that cells places at one offset (the
@@ -143,7 +143,6 @@ func (a *assembly) splitMoves(cells []int) []splitMove {
 		}
 		i = j
 	}
-	total := penalisedCost(n, a.right, a.down, cells)
 	perCell := func(mv splitMove) float64 { return (mv.cost - total) / float64(mv.size) }
 	slices.SortStableFunc(out, func(u, v splitMove) int { return cmp.Compare(perCell(u), perCell(v)) })
 	return out

@@ -55,7 +55,7 @@ func TestSplitMovesFindBlock(t *testing.T) {
 	if shiftPart(n, cells, truth, block, inBlock, -3, 0) == nil {
 		t.Fatal("the block did not move")
 	}
-	moves := a.splitMoves(cells)
+	moves := a.splitMoves(cells, penalisedCost(n, a.right, a.down, cells))
 	if len(moves) == 0 {
 		t.Fatal("no split segment found")
 	}

@@ -129,7 +129,7 @@ func (a *assembly) refillDoubtful(cells []int) bool {
 func refillLoose(n int, sides []puzzle.Sides, cm, rel *compatMatrix, cells []int, blend func() *compatMatrix) {
 	byMGC := newAssembly(n, sides, cm, false)
 	share := byMGC.buddyShare(cells)
-	if share < 0.5 {
+	if share < vouchedShare {
 		// MGC's own evidence does not vouch for most of the answer: there
 		// is no frame to fill from (relative costs may vouch for more,
 		// but then fill in vain: the benchmark's harbor-town, 312 cells,
@@ -196,19 +196,18 @@ func (a *assembly) polish(cells []int) []int {
 }
 
 // vouched reports whether the largest region of cells joined by best-buddy
-// seams (buddyComponents) is at least half the grid.
-func (a *assembly) vouched(cells []int) bool { return a.buddyShare(cells) >= 0.5 }
+// seams (buddyComponents) is at least vouchedShare of the grid.
+func (a *assembly) vouched(cells []int) bool { return a.buddyShare(cells) >= vouchedShare }
+
+// vouchedShare is the share of the grid an answer's best-buddy seams must
+// join into one region for it to be a frame the refill and the mend can
+// work from.
+const vouchedShare = 0.5
 
 // buddyShare is the share of the grid that the largest region of cells
 // joined by best-buddy seams (buddyComponents) covers.
 func (a *assembly) buddyShare(cells []int) float64 {
-	root, find := a.buddyComponents(cells, a.bestMatches())
-	size := 0
-	for c := range cells {
-		if find(c) == root {
-			size++
-		}
-	}
+	_, size, _ := a.buddyComponents(cells, a.bestMatches())
 	return float64(size) / float64(a.m)
 }
 

@@ -41,7 +41,7 @@ type segmentMove struct {
 
 func (a *assembly) moveSegmentsOnce(cells []int, best *matches) bool {
 	m := a.m
-	_, find := a.buddyComponents(cells, best)
+	_, _, find := a.buddyComponents(cells, best)
 	members := map[int][]int{} // root → cells, in cell order
 	var roots []int
 	for c := range cells {

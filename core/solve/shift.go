@@ -34,7 +34,7 @@ func (a *assembly) shiftBlocks(cells []int) bool {
 	keep := make([]int, m)
 	trials := 0
 	for round := 0; round < shiftRounds && trials < shiftTrials; round++ {
-		main, find := a.buddyComponents(cells, best)
+		main, _, find := a.buddyComponents(cells, best)
 		members := make([][]int, m)
 		for c := range cells {
 			if r := find(c); r != find(main) {
