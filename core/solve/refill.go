@@ -126,8 +126,8 @@ func (a *assembly) refillDoubtful(cells []int) bool {
 // vouched for under blendBelow of the grid) it is filled a third time, on
 // MGC with the prediction residual added (blend, residual.go; nil: not):
 // coral-reef 0.795 → 0.945.
-func refillLoose(n int, sides []puzzle.Sides, cm, rel *compatMatrix, cells []int, blend func() *compatMatrix) {
-	byMGC := newAssembly(n, sides, cm, false)
+func refillLoose(byMGC *assembly, rel *compatMatrix, cells []int, blend blender) {
+	n, sides := byMGC.n, byMGC.sides
 	share := byMGC.buddyShare(cells)
 	if share < vouchedShare {
 		// MGC's own evidence does not vouch for most of the answer: there
@@ -138,7 +138,7 @@ func refillLoose(n int, sides []puzzle.Sides, cm, rel *compatMatrix, cells []int
 	}
 	by := []*assembly{byMGC, newAssembly(n, sides, rel, false)}
 	if blend != nil && share < blendBelow {
-		by = append(by, newAssembly(n, sides, blend(), false))
+		by = append(by, newAssembly(n, sides, blend(blendWeight), false))
 	}
 	filled := make([][]int, len(by))
 	parallelFor(len(by), func(i int) error {
@@ -147,13 +147,13 @@ func refillLoose(n int, sides []puzzle.Sides, cm, rel *compatMatrix, cells []int
 		}
 		return nil
 	})
-	cost := penalisedCost(n, cm.d[dirRight], cm.d[dirDown], cells)
+	cost := penalisedCost(n, byMGC.right, byMGC.down, cells)
 	changed := false
 	for _, f := range filled {
 		if f == nil {
 			continue
 		}
-		if c := penalisedCost(n, cm.d[dirRight], cm.d[dirDown], f); c < cost-1e-6 {
+		if c := penalisedCost(n, byMGC.right, byMGC.down, f); c < cost-1e-6 {
 			copy(cells, f)
 			cost, changed = c, true
 		}

@@ -69,9 +69,9 @@ func TestBlended(t *testing.T) {
 	inf := float32(math.Inf(1))
 	cm := &compatMatrix{m: 2, d: [2][]float32{{inf, 4, 2, inf}, {inf, 8, 6, inf}}}
 	res := [2][]float32{{inf, 1, 3, inf}, {inf, 0, 0, inf}}
-	got := cm.blended(res)
+	got := cm.blended(res, blendWeight)
 	// Right: MGC's median of {4, 2} is 4 (the upper of two), the
-	// residual's 3, so k = 0.25·4/3.
+	// residual's 3, so k = blendWeight·4/3.
 	k := float32(blendWeight) * 4 / 3
 	want := [2][]float32{{inf, 4 + k*1, 2 + k*3, inf}, {inf, 8, 6, inf}}
 	for dir := range 2 {
@@ -96,5 +96,19 @@ func TestBlendJudgesAt16(t *testing.T) {
 		if _, correct, _ := solveSheet(t, surveyInstance(t, tc.scene, "", 16), true); correct < tc.want {
 			t.Errorf("%s 16×16 rect: %d cells right, want ≥ %d", tc.scene, correct, tc.want)
 		}
+	}
+}
+
+// TestSearchedBlended: the 32×32 rect answer of Storm.jpg under a dusk
+// gradient (hard_test.go; 1024 px, seed 2) places the road's blurred bands
+// wrong, PA 0.723; the search run again on a quarter of the residual
+// places them (searchBlended), and MGC, the blend and its larger
+// best-buddy region all say so: 0.959.
+func TestSearchedBlended(t *testing.T) {
+	if raceEnabled || testing.Short() {
+		t.Skip("a 32×32 solve: too slow under the race detector")
+	}
+	if _, correct, _ := solveSheet(t, surveyInstance(t, "Storm.jpg", "dusk", 32), true); float64(correct) < 0.95*1024 {
+		t.Errorf("Storm.jpg dusk 32×32 rect: PA %.4f, want ≥ 0.95", float64(correct)/1024)
 	}
 }
