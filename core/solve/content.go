@@ -118,8 +118,9 @@ func SolveContent(in ContentInput) (*ContentResult, error) {
 // more true partners first, and the answers MGC loses there cost less
 // than the truth by MGC, not by the blend (fruit-market 16×16 0.965 → 1,
 // moonlit-bay 0.969 → 0.984). Above 16×16 it fills a large loose part a
-// third time (refillLoose), and the whole search runs again on a lighter
-// blend (searchBlended).
+// third time (refillLoose), the whole search runs again on a lighter
+// blend (searchBlended), and small windows of the answer are filled again
+// (refillWindows).
 func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, blend blender) (cells, twins []int) {
 	if !shaped && blend != nil && n > rectBeamMax && n <= reframeAllMax {
 		var alt []int
@@ -142,8 +143,11 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 	if cells != nil {
 		byMGC := newAssembly(n, sides, cm, false)
 		refillLoose(byMGC, rel, cells, blend)
-		if blend != nil {
+		if blend != nil { // a rect sheet's own search, not the shape restart's
 			cells = searchBlended(byMGC, blend, cells)
+			if largeLoosePart(byMGC.buddyShare(cells)) {
+				byMGC.refillWindows(cells)
+			}
 		}
 	}
 	return cells, twins
@@ -152,7 +156,7 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 // searchBlended runs the whole search (arrangeContent) again on MGC with
 // the residual added at searchBlendWeight, where MGC's best-buddy seams
 // vouch for a large part of the rect answer cells but leave a large loose
-// part (a share in [vouchedShare, blendBelow)), and returns its answer
+// part (largeLoosePart), and returns its answer
 // instead of cells only if three things say so: MGC and the blend at
 // blendWeight both price it lower, and MGC's best-buddy seams join more
 // of it into one region. The search on the blend places what MGC's loses
@@ -163,7 +167,7 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 func searchBlended(byMGC *assembly, blend blender, cells []int) []int {
 	n := byMGC.n
 	share := byMGC.buddyShare(cells)
-	if share < vouchedShare || share >= blendBelow {
+	if !largeLoosePart(share) {
 		return cells
 	}
 	alt, _ := arrangeContent(n, byMGC.sides, blend(searchBlendWeight), false, nil)

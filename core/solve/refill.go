@@ -137,7 +137,7 @@ func refillLoose(byMGC *assembly, rel *compatMatrix, cells []int, blend blender)
 		return
 	}
 	by := []*assembly{byMGC, newAssembly(n, sides, rel, false)}
-	if blend != nil && share < blendBelow {
+	if blend != nil && largeLoosePart(share) {
 		by = append(by, newAssembly(n, sides, blend(blendWeight), false))
 	}
 	filled := make([][]int, len(by))
@@ -212,10 +212,16 @@ func (a *assembly) buddyShare(cells []int) float64 {
 }
 
 // blendBelow is the share of a rect answer its best-buddy seams vouch for
-// below which its loose part is also filled on the blended costs: on the
-// 32×32 rect table every exact answer is above 0.97 (Aqua), every failure
-// vouched for below 0.93.
+// below which its loose part is large: on the 32×32 rect table every exact
+// answer is above 0.97 (Aqua), every failure vouched for below 0.93.
 const blendBelow = 0.95
+
+// largeLoosePart reports whether a rect answer whose largest best-buddy
+// region covers share of the grid is vouched for (vouchedShare) but leaves
+// a large loose part (blendBelow): the answers the blended refill, the
+// blended search and the windows work on — not exact answers, nor answers
+// in fragments, which have no frame to work from.
+func largeLoosePart(share float64) bool { return share >= vouchedShare && share < blendBelow }
 
 // countFree counts the free cells (−1) of keep.
 func countFree(keep []int) int {
