@@ -156,10 +156,9 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 // searchBlended runs the whole search (arrangeContent) again on MGC with
 // the residual added at searchBlendWeight, where MGC's best-buddy seams
 // vouch for a large part of the rect answer cells but leave a large loose
-// part (largeLoosePart), and returns its answer
-// instead of cells only if three things say so: MGC and the blend at
-// blendWeight both price it lower, and MGC's best-buddy seams join more
-// of it into one region. The search on the blend places what MGC's loses
+// part (largeLoosePart), and returns its answer instead of cells only if
+// three things say so: MGC and the blend at blendWeight both price it
+// lower, and MGC's best-buddy seams join more of it into one region. The search on the blend places what MGC's loses
 // (Storm.jpg 32×32 0.594 → 0.758, its dusk variant 0.723 → 0.959), but on
 // sunset-sea it finds an answer cheaper by both measures and further from
 // the truth (PA 0.744 → 0.439), whose own evidence vouches for less of it

@@ -76,12 +76,7 @@ func TestRefillFramedByKeptCells(t *testing.T) {
 	a := tabAssembly(n, 6, true)
 	m := n * n
 	truth := identity(m)
-	var band []int // rows 4–5, columns 1–8
-	for r := 4; r <= 5; r++ {
-		for c := 1; c <= 8; c++ {
-			band = append(band, r*n+c)
-		}
-	}
+	band := cellsIn(n, 4, 5, 1, 8)
 	for _, x := range band {
 		for _, y := range band {
 			for _, d := range [][]float32{a.right, a.down} {
@@ -226,12 +221,7 @@ func TestRefillRectFramedByKeptCells(t *testing.T) {
 	if a.refillDoubtful(slices.Clone(truth)) {
 		t.Fatal("refillDoubtful changed the true arrangement")
 	}
-	var band []int // rows 4–5, columns 1–8
-	for r := 4; r <= 5; r++ {
-		for c := 1; c <= 8; c++ {
-			band = append(band, r*n+c)
-		}
-	}
+	band := cellsIn(n, 4, 5, 1, 8)
 	flat := syntheticAssembly(n, 11)
 	for _, x := range band {
 		for _, y := range band {
@@ -246,12 +236,7 @@ func TestRefillRectFramedByKeptCells(t *testing.T) {
 	if got := flat.refill(cells, band, refillWidth); !slices.Equal(got, truth) {
 		t.Fatalf("band: %d of %d pieces out of their cells", countWrong(got, truth), len(band))
 	}
-	var block []int // rows 0–3, columns 2–7: along the top border
-	for r := 0; r <= 3; r++ {
-		for c := 2; c <= 7; c++ {
-			block = append(block, r*n+c)
-		}
-	}
+	block := cellsIn(n, 0, 3, 2, 7) // along the top border
 	cells = slices.Clone(truth)
 	for i, j := range rng.Perm(len(block)) {
 		cells[block[i]] = truth[block[j]]
@@ -259,6 +244,18 @@ func TestRefillRectFramedByKeptCells(t *testing.T) {
 	if !a.refillDoubtful(cells) || !slices.Equal(cells, truth) {
 		t.Fatalf("block: %d of %d pieces out of their cells", countWrong(cells, truth), len(block))
 	}
+}
+
+// cellsIn lists the cells of an n×n grid in rows r0…r1 and columns c0…c1,
+// row by row.
+func cellsIn(n, r0, r1, c0, c1 int) []int {
+	var out []int
+	for r := r0; r <= r1; r++ {
+		for c := c0; c <= c1; c++ {
+			out = append(out, r*n+c)
+		}
+	}
+	return out
 }
 
 // countWrong counts the cells of cells that differ from truth.

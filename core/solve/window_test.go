@@ -16,12 +16,7 @@ func TestRefillWindowsRestoresBlock(t *testing.T) {
 	if a.refillWindows(slices.Clone(truth)) {
 		t.Fatal("refillWindows changed the true arrangement")
 	}
-	var block []int // rows 3–6, columns 5–8
-	for r := 3; r <= 6; r++ {
-		for c := 5; c <= 8; c++ {
-			block = append(block, r*n+c)
-		}
-	}
+	block := cellsIn(n, 3, 6, 5, 8)
 	cells := slices.Clone(truth)
 	rng := rand.New(rand.NewPCG(22, 23))
 	for i, j := range rng.Perm(len(block)) {
