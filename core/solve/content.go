@@ -84,8 +84,22 @@ func SolveContent(in ContentInput) (*ContentResult, error) {
 	cm := newCompatMatrix(ss, pcs, res.Shaped)
 	var blend blender
 	if !res.Shaped {
-		residual := sync.OnceValue(func() [2][]float32 { return residualCosts(ss, pcs) })
-		blend = func(weight float32) *compatMatrix { return cm.blended(residual(), weight) }
+		// Each weight's costs are made once: the blended refill and the
+		// blended search both judge by blendWeight's.
+		var mu sync.Mutex
+		var residual [2][]float32
+		made := map[float32]*compatMatrix{}
+		blend = func(weight float32) *compatMatrix {
+			mu.Lock()
+			defer mu.Unlock()
+			if made[weight] == nil {
+				if residual[0] == nil {
+					residual = residualCosts(ss, pcs)
+				}
+				made[weight] = cm.blended(residual, weight)
+			}
+			return made[weight]
+		}
 	}
 	cells, twins := arrangeContent(g.n, res.Sides, cm, res.Shaped, blend)
 	if cells == nil {

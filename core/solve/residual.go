@@ -103,8 +103,8 @@ const blendWeight = 1
 const searchBlendWeight = 0.25
 
 // blender returns MGC's costs with the residual added at weight (blended),
-// the residual computed once, on first use; nil where there is none (shape
-// sheets).
+// the residual and each weight's costs computed once, on first use; nil
+// where there is none (shape sheets).
 type blender func(weight float32) *compatMatrix
 
 // blended returns cm's costs with the residual res added, scaled per

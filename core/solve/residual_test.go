@@ -133,11 +133,4 @@ func TestBlendJudgesAt16(t *testing.T) {
 // wrong, PA 0.723; the search run again on a quarter of the residual
 // places them (searchBlended), and MGC, the blend and its larger
 // best-buddy region all say so: 0.959.
-func TestSearchedBlended(t *testing.T) {
-	if raceEnabled || testing.Short() {
-		t.Skip("a 32×32 solve: too slow under the race detector")
-	}
-	if _, correct, _ := solveSheet(t, surveyInstance(t, "Storm.jpg", "dusk", 32), true); float64(correct) < 0.95*1024 {
-		t.Errorf("Storm.jpg dusk 32×32 rect: PA %.4f, want ≥ 0.95", float64(correct)/1024)
-	}
-}
+func TestSearchedBlended(t *testing.T) { wantRect32(t, "Storm.jpg", "dusk", 0.95) }

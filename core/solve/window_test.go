@@ -34,11 +34,4 @@ func TestRefillWindowsRestoresBlock(t *testing.T) {
 // 2) after the blended search (PA 0.758) is wrong in its sky, pieces a few
 // cells from their own along the gradient; refilling windows places them
 // (0.811).
-func TestRectWindowsRefilled(t *testing.T) {
-	if raceEnabled || testing.Short() {
-		t.Skip("a 32×32 solve: too slow under the race detector")
-	}
-	if _, correct, _ := solveSheet(t, surveyInstance(t, "Storm.jpg", "", 32), true); float64(correct) < 0.80*1024 {
-		t.Errorf("Storm.jpg 32×32 rect: PA %.4f, want ≥ 0.80", float64(correct)/1024)
-	}
-}
+func TestRectWindowsRefilled(t *testing.T) { wantRect32(t, "Storm.jpg", "", 0.80) }
