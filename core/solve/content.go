@@ -134,7 +134,8 @@ func SolveContent(in ContentInput) (*ContentResult, error) {
 // moonlit-bay 0.969 → 0.984). Above 16×16 it fills a large loose part a
 // third time (refillLoose), the whole search runs again on a lighter
 // blend (searchBlended), and small windows of the answer are filled again
-// (refillWindows).
+// (refillWindows). Last, segments and pieces of a vouched-for answer are
+// exchanged across the grid (swapSegments).
 func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, blend blender) (cells, twins []int) {
 	if !shaped && blend != nil && n > rectBeamMax && n <= reframeAllMax {
 		var alt []int
@@ -161,6 +162,11 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 			cells = searchBlended(byMGC, blend, cells)
 			if largeLoosePart(byMGC.buddyShare(cells)) {
 				byMGC.refillWindows(cells)
+			}
+			if byMGC.vouched(cells) {
+				// Not on an answer in fragments: there nothing is right to
+				// exchange pieces into (the benchmark's harbor-town).
+				byMGC.swapSegments(cells)
 			}
 		}
 	}
