@@ -13,20 +13,28 @@ func TestRefillWindowsRestoresBlock(t *testing.T) {
 	const n = 12
 	a := syntheticAssembly(n, 21)
 	truth := identity(n * n)
-	if a.refillWindows(slices.Clone(truth)) {
-		t.Fatal("refillWindows changed the true arrangement")
-	}
 	block := cellsIn(n, 3, 6, 5, 8)
 	cells := slices.Clone(truth)
 	rng := rand.New(rand.NewPCG(22, 23))
 	for i, j := range rng.Perm(len(block)) {
 		cells[block[i]] = truth[block[j]]
 	}
-	if countWrong(cells, truth) == 0 {
-		t.Fatal("the shuffle left the block as it was")
+	wantRestored(t, truth, cells, a.refillWindows)
+}
+
+// wantRestored checks that repair leaves the true arrangement alone and
+// that it reports a change to cells (the truth disturbed) and restores it.
+func wantRestored(t *testing.T, truth, cells []int, repair func([]int) bool) {
+	t.Helper()
+	if repair(slices.Clone(truth)) {
+		t.Fatal("the repair changed the true arrangement")
 	}
-	if !a.refillWindows(cells) || !slices.Equal(cells, truth) {
-		t.Fatalf("%d of %d pieces out of their cells", countWrong(cells, truth), len(block))
+	moved := countWrong(cells, truth)
+	if moved == 0 {
+		t.Fatal("the disturbance left the arrangement as it was")
+	}
+	if !repair(cells) || !slices.Equal(cells, truth) {
+		t.Fatalf("%d of the %d pieces moved are still out of their cells", countWrong(cells, truth), moved)
 	}
 }
 
