@@ -2,8 +2,11 @@ package solve
 
 import (
 	"bytes"
+	"image"
+	"image/color"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -62,6 +65,7 @@ func TestSurvey(t *testing.T) {
 					line += "[twins " + strconv.Itoa(len(twins)) + ", up to twins " +
 						strconv.FormatFloat(float64(correctUpToTwins(gen, res.Pred, twins))/float64(n*n), 'f', 4, 64) + "]"
 				}
+				line += gapNote(gen, res.Pred)
 				line += "(" + time.Since(t0).Round(10*time.Millisecond).String() + ")"
 			}
 			t.Log(line)
@@ -105,12 +109,13 @@ func TestSurveyTable(t *testing.T) {
 			for _, n := range grids {
 				gen := surveyInstance(t, name, v, n)
 				t0 := time.Now()
-				_, correct, _ := solveSheet(t, gen, true)
+				res, correct, _ := solveSheet(t, gen, true)
 				twins := len(rectTwins(gen))
 				line += " " + strconv.Itoa(n) + "=" + strconv.FormatFloat(float64(correct)/float64(n*n), 'f', 4, 64)
 				if twins > 0 {
 					line += "[twins " + strconv.Itoa(twins) + "]"
 				}
+				line += gapNote(gen, res.Pred)
 				line += "(" + time.Since(t0).Round(10*time.Millisecond).String() + ")"
 			}
 			t.Log(line)
@@ -138,6 +143,49 @@ func rectTwins(gen *render.Generated) [][2]int {
 		}
 	}
 	return pairs
+}
+
+// pictureGap is how far the picture an answer paints is from the truth
+// where it is wrong: over the cells whose piece (pred: piece → cell) is not
+// their own, the mean absolute difference of the solved picture's pixels at
+// the cell and at the piece's true cell, in grey levels (0–255, the RGB
+// channels averaged), the mean over those cells and the largest. Near 0
+// the wrong pieces paint what belongs there — a sky whose colour depends
+// on the height alone — and no seam measure can tell the answer from the
+// truth; wrong is 0 on an exact answer.
+func pictureGap(gen *render.Generated, pred []int) (wrong int, mean, worst float64) {
+	p, img := gen.Puzzle, gen.Solved
+	for id, c := range pred {
+		own := p.CellOf[id]
+		if own.Row*p.N+own.Col == c {
+			continue
+		}
+		sum := 0
+		for y := range p.PieceH {
+			i := img.PixOffset((c%p.N)*p.PieceW, (c/p.N)*p.PieceH+y)
+			j := img.PixOffset(own.Col*p.PieceW, own.Row*p.PieceH+y)
+			for x := range p.PieceW {
+				for k := range 3 {
+					sum += abs(int(img.Pix[i+4*x+k]) - int(img.Pix[j+4*x+k]))
+				}
+			}
+		}
+		d := float64(sum) / float64(3*p.PieceW*p.PieceH)
+		wrong, mean, worst = wrong+1, mean+d, max(worst, d)
+	}
+	if wrong > 0 {
+		mean /= float64(wrong)
+	}
+	return wrong, mean, worst
+}
+
+// gapNote is pictureGap for a survey line: "" on an exact answer.
+func gapNote(gen *render.Generated, pred []int) string {
+	wrong, mean, worst := pictureGap(gen, pred)
+	if wrong == 0 {
+		return ""
+	}
+	return "[wrong paint |Δ| " + strconv.FormatFloat(mean, 'f', 2, 64) + ", worst " + strconv.FormatFloat(worst, 'f', 2, 64) + "]"
 }
 
 // shapeTwins lists the pairs of rectTwins that also have the same side
@@ -232,4 +280,40 @@ func surveyOptions() puzzle.Options {
 		opt.TabStyle = v
 	}
 	return opt
+}
+
+// TestPictureGap: on a picture black on its left half and white on its
+// right (4×4), exchanging two black pieces paints the same picture (gap 0)
+// and exchanging a black piece with a white one is 255 levels off.
+func TestPictureGap(t *testing.T) {
+	img := image.NewRGBA(image.Rect(0, 0, 256, 256))
+	for y := range 256 {
+		for x := range 256 {
+			v := uint8(0)
+			if x >= 128 {
+				v = 255
+			}
+			img.SetRGBA(x, y, color.RGBA{v, v, v, 255})
+		}
+	}
+	gen := generate(t, render.SourceFromImage("halves", img), 4, 1, puzzle.DefaultOptions())
+	p := gen.Puzzle
+	pred := make([]int, len(p.CellOf))
+	for id, c := range p.CellOf {
+		pred[id] = c.Row*4 + c.Col
+	}
+	exchanged := func(a, b int) []int {
+		out := slices.Clone(pred)
+		out[p.IDAt[a]], out[p.IDAt[b]] = b, a
+		return out
+	}
+	for _, tc := range []struct {
+		pred        []int
+		wrong       int
+		mean, worst float64
+	}{{pred, 0, 0, 0}, {exchanged(0, 4), 2, 0, 0}, {exchanged(0, 3), 2, 255, 255}} {
+		if w, mean, worst := pictureGap(gen, tc.pred); w != tc.wrong || mean != tc.mean || worst != tc.worst {
+			t.Errorf("pictureGap = %d, %.2f, %.2f; want %d, %.2f, %.2f", w, mean, worst, tc.wrong, tc.mean, tc.worst)
+		}
+	}
 }
