@@ -152,8 +152,9 @@ func rectTwins(gen *render.Generated) [][2]int {
 // channels averaged), the mean over those cells and the largest. Near 0
 // the wrong pieces paint what belongs there — a sky whose colour depends
 // on the height alone — and no seam measure can tell the answer from the
-// truth; wrong is 0 on an exact answer.
-func pictureGap(gen *render.Generated, pred []int) (wrong int, mean, worst float64) {
+// truth; alike counts the wrong cells under one level off. wrong is 0 on
+// an exact answer.
+func pictureGap(gen *render.Generated, pred []int) (wrong, alike int, mean, worst float64) {
 	p, img := gen.Puzzle, gen.Solved
 	for id, c := range pred {
 		own := p.CellOf[id]
@@ -172,20 +173,24 @@ func pictureGap(gen *render.Generated, pred []int) (wrong int, mean, worst float
 		}
 		d := float64(sum) / float64(3*p.PieceW*p.PieceH)
 		wrong, mean, worst = wrong+1, mean+d, max(worst, d)
+		if d < 1 {
+			alike++
+		}
 	}
 	if wrong > 0 {
 		mean /= float64(wrong)
 	}
-	return wrong, mean, worst
+	return wrong, alike, mean, worst
 }
 
 // gapNote is pictureGap for a survey line: "" on an exact answer.
 func gapNote(gen *render.Generated, pred []int) string {
-	wrong, mean, worst := pictureGap(gen, pred)
+	wrong, alike, mean, worst := pictureGap(gen, pred)
 	if wrong == 0 {
 		return ""
 	}
-	return "[wrong paint |Δ| " + strconv.FormatFloat(mean, 'f', 2, 64) + ", worst " + strconv.FormatFloat(worst, 'f', 2, 64) + "]"
+	return "[" + strconv.Itoa(wrong) + " wrong paint |Δ| " + strconv.FormatFloat(mean, 'f', 2, 64) +
+		", worst " + strconv.FormatFloat(worst, 'f', 2, 64) + ", " + strconv.Itoa(alike) + " under 1]"
 }
 
 // shapeTwins lists the pairs of rectTwins that also have the same side
@@ -312,8 +317,12 @@ func TestPictureGap(t *testing.T) {
 		wrong       int
 		mean, worst float64
 	}{{pred, 0, 0, 0}, {exchanged(0, 4), 2, 0, 0}, {exchanged(0, 3), 2, 255, 255}} {
-		if w, mean, worst := pictureGap(gen, tc.pred); w != tc.wrong || mean != tc.mean || worst != tc.worst {
-			t.Errorf("pictureGap = %d, %.2f, %.2f; want %d, %.2f, %.2f", w, mean, worst, tc.wrong, tc.mean, tc.worst)
+		alike := 0
+		if tc.mean == 0 {
+			alike = tc.wrong
+		}
+		if w, a, mean, worst := pictureGap(gen, tc.pred); w != tc.wrong || a != alike || mean != tc.mean || worst != tc.worst {
+			t.Errorf("pictureGap = %d, %d, %.2f, %.2f; want %d, %d, %.2f, %.2f", w, a, mean, worst, tc.wrong, alike, tc.mean, tc.worst)
 		}
 	}
 }
