@@ -1,75 +1,139 @@
 package solve
 
-import "math"
+import (
+	"cmp"
+	"math"
+	"slices"
+)
 
-// Segment exchanges: the last repair of a 32×32 rect answer. The searches
-// before it move pieces by small blocks near each other (swapBlocks: up to
-// 2 × 2, both blocks doubtful) or by translations their border buddies vote
-// for (segmove.go), so pieces that grew into each other's places far apart
+// Exchanges: the last repair of a 32×32 rect answer. The searches before
+// it move pieces by small blocks near each other (swapBlocks: up to 2 × 2,
+// both blocks doubtful) or by translations their border buddies vote for
+// (segmove.go), so pieces that grew into each other's places far apart
 // stay there: Wood.jpg's answer had two top-row pieces 23 columns apart
-// exchanged, 26.5 dearer than the truth. Here each segment of two to
-// segmentSwapMax cells (a region joined by best-buddy seams,
-// buddyComponents) is priced exchanged with the block of the same shape at
-// every offset on the grid, and each piece alone with the cells beside
-// where its best matches lie and, if its cell is doubtful, with every
-// doubtful cell; the cheapest exchange of each that lowers the total cost
-// is made (README, "Exchanging segments").
+// exchanged, 26.5 dearer than the truth; coral-reef's a 5 × 3 block with
+// one 25 columns away. Here three kinds of unit are each priced exchanged
+// with the cells of the same shape at some offsets, and each makes the
+// cheapest of its exchanges that lowers the total cost (README,
+// "Exchanging segments"):
+//   - each piece alone, with the cells beside where its best matches lie
+//     and, if its cell is doubtful, with every doubtful cell;
+//   - each segment of two to segmentSwapMax cells (a region joined by
+//     best-buddy seams, buddyComponents), at every offset on the grid;
+//   - each block of up to exchangeBlockMax × exchangeBlockMax cells
+//     holding a doubtful cell, at each offset that two or more of its
+//     border pieces' best matches point to (a block right inside need not
+//     be one segment: coral-reef's is split in four, two parts joined to
+//     the region around it by wrong best-buddy seams).
 
-// segmentSwapMax is the largest segment exchanged; segmentSwapRounds the
-// most rounds over all segments (each round finds the segments anew).
+// segmentSwapMax is the largest segment exchanged, exchangeBlockMax the
+// largest side of a block; segmentSwapRounds is the most rounds over all
+// units (each round finds them anew).
 const (
 	segmentSwapMax    = 64
+	exchangeBlockMax  = 6
 	segmentSwapRounds = 10
 )
 
-// swapSegments exchanges segments of cells (cell → piece) in place as
-// above and reports whether it exchanged any.
+// An exchangeUnit is a set of cells exchanged as one: a piece, a segment,
+// or a block (rows r0 to r0+h−1, columns c0 to c0+w−1).
+type exchangeUnit struct {
+	kind         unitKind
+	cells        []int // a piece's or a segment's, in cell order
+	r0, c0, h, w int   // a block's
+	offsets      []int // a block's, voted for as the round starts
+}
+
+// blockCells appends a block's cells to out, in cell order.
+func (u exchangeUnit) blockCells(n int, out []int) []int {
+	for r := u.r0; r < u.r0+u.h; r++ {
+		for c := u.c0; c < u.c0+u.w; c++ {
+			out = append(out, r*n+c)
+		}
+	}
+	return out
+}
+
+type unitKind int
+
+const (
+	unitPiece unitKind = iota
+	unitSegment
+	unitBlock
+)
+
+// swapSegments makes the exchanges above in cells (cell → piece) in place
+// and reports whether it made any.
 func (a *assembly) swapSegments(cells []int) bool {
-	m := a.m
+	n, m := a.n, a.m
 	best := a.bestMatches()
 	inSeg, inSet := make([]bool, m), make([]bool, m)
 	where := make([]int, m) // piece → cell
-	var set, offsets []int
+	doubtBefore := make([]int, (n+1)*(n+1))
+	var set, scratch, buf []int
 	changed := false
 	for range segmentSwapRounds {
 		_, _, find := a.buddyComponents(cells, best)
 		doubt := a.doubtful(cells, best)
+		countBefore(n, doubt, doubtBefore)
 		var doubtful []int
-		for c, d := range doubt {
-			if d {
-				doubtful = append(doubtful, c)
-			}
-		}
 		members := make([][]int, m) // root → its cells, in cell order
 		for c, x := range cells {
+			if doubt[c] {
+				doubtful = append(doubtful, c)
+			}
 			r := find(c)
 			members[r] = append(members[r], c)
 			where[x] = c
 		}
-		// Every piece alone, then every segment of two or more cells: a
-		// misplaced piece joined to a large region by a wrong best-buddy
-		// seam is exchanged alone.
-		var units [][]int
+		var units []exchangeUnit
 		for c := range cells {
-			units = append(units, []int{c})
+			units = append(units, exchangeUnit{kind: unitPiece, cells: []int{c}})
 		}
 		for _, seg := range members {
 			if len(seg) > 1 && len(seg) <= segmentSwapMax {
-				units = append(units, seg)
+				units = append(units, exchangeUnit{kind: unitSegment, cells: seg})
+			}
+		}
+		at := func(r, c int) int { return doubtBefore[r*(n+1)+c] }
+		for r0 := range n {
+			for c0 := range n {
+				for h := 1; h <= exchangeBlockMax && r0+h <= n; h++ {
+					for w := 1; w <= exchangeBlockMax && c0+w <= n; w++ {
+						if h*w > 1 && at(r0+h, c0+w)-at(r0, c0+w)-at(r0+h, c0)+at(r0, c0) > 0 {
+							u := exchangeUnit{kind: unitBlock, r0: r0, c0: c0, h: h, w: w}
+							buf = u.blockCells(n, buf[:0])
+							u.offsets = a.exchangeOffsets(u, buf, cells, where, best, nil)
+							if len(u.offsets) > 0 {
+								units = append(units, u)
+							}
+						}
+					}
+				}
 			}
 		}
 		moved := false
-		for _, seg := range units {
-			for _, c := range seg {
-				inSeg[c] = true
-			}
-			offsets = a.exchangeOffsets(cells, seg, where, best, offsets[:0])
-			if len(seg) == 1 && doubt[seg[0]] {
-				for _, t := range doubtful {
-					if t != seg[0] {
-						offsets = append(offsets, t-seg[0])
+		for _, u := range units {
+			seg, offsets := u.cells, u.offsets
+			if u.kind == unitBlock {
+				buf = u.blockCells(n, buf[:0])
+				seg = buf
+			} else {
+				offsets = a.exchangeOffsets(u, seg, cells, where, best, scratch[:0])
+				if u.kind == unitPiece && doubt[seg[0]] {
+					for _, t := range doubtful {
+						if t != seg[0] {
+							offsets = append(offsets, t-seg[0])
+						}
 					}
 				}
+				scratch = offsets // its array serves the next unit
+			}
+			if len(offsets) == 0 {
+				continue
+			}
+			for _, c := range seg {
+				inSeg[c] = true
 			}
 			gain, bestD := 1e-6, 0
 			for _, d := range offsets {
@@ -117,42 +181,93 @@ func (a *assembly) swapSegments(cells []int) bool {
 }
 
 // exchangeOffsets appends to out the offsets d (cell c to c+d) at which
-// seg is priced exchanged: for a segment every offset that keeps its shape
-// on the grid; for a single piece only the cells beside where its best
-// matches lie, each on the side that piece prefers it (one pricing each,
-// not one per cell of the grid: a round over every piece stays under a
-// millisecond, not a tenth of a second).
-func (a *assembly) exchangeOffsets(cells, seg, where []int, best *matches, out []int) []int {
+// the unit u (its cells seg) is priced exchanged, as above: for a piece
+// the cells beside where its best matches lie, each on the side that piece
+// prefers it (one pricing each, not one per cell of the grid: every piece
+// priced against every cell took a tenth of a second a round); for a
+// segment every offset that keeps it on the grid; for a block those that
+// blockVotes of its border pieces agree on.
+func (a *assembly) exchangeOffsets(u exchangeUnit, seg, cells, where []int, best *matches, out []int) []int {
 	n := a.n
-	if len(seg) == 1 {
+	switch u.kind {
+	case unitPiece:
 		c, x := seg[0], cells[seg[0]]
 		add := func(t int, ok bool) {
 			if ok && t != c {
 				out = append(out, t-c)
 			}
 		}
-		l, r, u, d := where[best.left[x]], where[best.right[x]], where[best.up[x]], where[best.down[x]]
+		l, r, up, d := where[best.left[x]], where[best.right[x]], where[best.up[x]], where[best.down[x]]
 		add(l+1, l%n+1 < n)
 		add(r-1, r%n > 0)
-		add(u+n, u+n < len(cells))
+		add(up+n, up+n < len(cells))
 		add(d-n, d >= n)
-		return out
-	}
-	r0, r1, c0, c1 := n, 0, n, 0 // the segment's bounding box
-	for _, c := range seg {
-		r0, r1, c0, c1 = min(r0, c/n), max(r1, c/n), min(c0, c%n), max(c1, c%n)
-	}
-	for dr := -r0; dr < n-r1; dr++ {
-		for dc := -c0; dc < n-c1; dc++ {
-			if dr != 0 || dc != 0 {
+	case unitSegment:
+		r0, r1, c0, c1 := n, 0, n, 0 // the segment's bounding box
+		for _, c := range seg {
+			r0, r1, c0, c1 = min(r0, c/n), max(r1, c/n), min(c0, c%n), max(c1, c%n)
+		}
+		for dr := -r0; dr < n-r1; dr++ {
+			for dc := -c0; dc < n-c1; dc++ {
+				if dr != 0 || dc != 0 {
+					out = append(out, dr*n+dc)
+				}
+			}
+		}
+	case unitBlock:
+		var votes [4 * exchangeBlockMax][2]int // (dr, dc) each border piece points to
+		k := 0
+		vote := func(c, t int, ok bool) {
+			if ok {
+				votes[k], k = [2]int{t/n - c/n, t%n - c%n}, k+1
+			}
+		}
+		for _, c := range seg {
+			x := cells[c]
+			if c%n == u.c0 {
+				l := where[best.left[x]]
+				vote(c, l+1, l%n+1 < n)
+			}
+			if c%n == u.c0+u.w-1 {
+				r := where[best.right[x]]
+				vote(c, r-1, r%n > 0)
+			}
+			if c/n == u.r0 {
+				up := where[best.up[x]]
+				vote(c, up+n, up+n < len(cells))
+			}
+			if c/n == u.r0+u.h-1 {
+				d := where[best.down[x]]
+				vote(c, d-n, d >= n)
+			}
+		}
+		vs := votes[:k]
+		slices.SortFunc(vs, func(p, q [2]int) int {
+			if c := cmp.Compare(p[0], q[0]); c != 0 {
+				return c
+			}
+			return cmp.Compare(p[1], q[1])
+		})
+		for i := 0; i < len(vs); {
+			j := i
+			for j < len(vs) && vs[j] == vs[i] {
+				j++
+			}
+			dr, dc := vs[i][0], vs[i][1]
+			if j-i >= blockVotes && (dr != 0 || dc != 0) && u.r0+dr >= 0 && u.r0+u.h+dr <= n && u.c0+dc >= 0 && u.c0+u.w+dc <= n {
 				out = append(out, dr*n+dc)
 			}
+			i = j
 		}
 	}
 	return out
 }
 
-// overlaps reports whether the segment moved by d lands on one of its own
+// blockVotes is how many of a block's border pieces must point to an
+// offset for the block to be priced exchanged there.
+const blockVotes = 2
+
+// overlaps reports whether the unit moved by d lands on one of its own
 // cells (inSeg marks them).
 func overlaps(seg []int, inSeg []bool, d int) bool {
 	for _, c := range seg {

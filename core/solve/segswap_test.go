@@ -26,3 +26,9 @@ func TestSwapSegmentsPutsBack(t *testing.T) {
 // 2) had two top-row pieces 23 columns apart exchanged (PA 0.998, 26.5
 // dearer than the truth); the exchange puts them back.
 func TestRectSegmentsExchanged(t *testing.T) { wantRect32(t, "Wood.jpg", "", 1) }
+
+// TestRectBlocksExchanged: coral-reef's 32×32 rect answer (1024 px, seed
+// 1) had a 5 × 3 block exchanged with one 25 columns away, split into four
+// best-buddy segments (PA 0.951 after the piece and segment exchanges);
+// the block's border pieces point to where it belongs (0.970).
+func TestRectBlocksExchanged(t *testing.T) { wantRect32(t, "coral-reef", "", 0.965) }
