@@ -134,8 +134,9 @@ func SolveContent(in ContentInput) (*ContentResult, error) {
 // moonlit-bay 0.969 → 0.984). Above 16×16 it fills a large loose part a
 // third time (refillLoose), the whole search runs again on a lighter
 // blend (searchBlended), and small windows of the answer are filled again
-// (refillWindows). Last, segments and pieces of a vouched-for answer are
-// exchanged across the grid (swapSegments).
+// (refillWindows). Last, pieces, segments and blocks of a vouched-for
+// answer are exchanged across the grid (swapSegments) and, where that
+// changed it, the frame repair runs once more.
 func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, blend blender) (cells, twins []int) {
 	if !shaped && blend != nil && n > rectBeamMax && n <= reframeAllMax {
 		var alt []int
@@ -163,10 +164,13 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 			if largeLoosePart(byMGC.buddyShare(cells)) {
 				byMGC.refillWindows(cells)
 			}
-			if byMGC.vouched(cells) {
+			if byMGC.vouched(cells) && byMGC.swapSegments(cells) {
 				// Not on an answer in fragments: there nothing is right to
-				// exchange pieces into (the benchmark's harbor-town).
-				byMGC.swapSegments(cells)
+				// exchange pieces into (the benchmark's harbor-town). What
+				// an exchange brings near its place the frame repair's
+				// block moves finish (coral-reef: a 4 × 4 block with its
+				// columns rotated by one, left by a block exchange).
+				copy(cells, byMGC.reframe(cells))
 			}
 		}
 	}

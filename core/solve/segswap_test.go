@@ -30,5 +30,7 @@ func TestRectSegmentsExchanged(t *testing.T) { wantRect32(t, "Wood.jpg", "", 1) 
 // TestRectBlocksExchanged: coral-reef's 32×32 rect answer (1024 px, seed
 // 1) had a 5 × 3 block exchanged with one 25 columns away, split into four
 // best-buddy segments (PA 0.951 after the piece and segment exchanges);
-// the block's border pieces point to where it belongs (0.970).
-func TestRectBlocksExchanged(t *testing.T) { wantRect32(t, "coral-reef", "", 0.965) }
+// the block's border pieces point to where it belongs (0.970), and the
+// frame repair after the exchanges rotates the 4 × 4 block it leaves
+// (0.985).
+func TestRectBlocksExchanged(t *testing.T) { wantRect32(t, "coral-reef", "", 0.98) }
