@@ -70,6 +70,10 @@ func (a *assembly) swapSegments(cells []int) bool {
 	inSeg, inSet := make([]bool, m), make([]bool, m)
 	where := make([]int, m) // piece → cell
 	doubtBefore := make([]int, (n+1)*(n+1))
+	each := make([]int, m) // each[c] = c: a piece unit's cells are each[c : c+1]
+	for c := range each {
+		each[c] = c
+	}
 	var set, scratch, buf []int
 	changed := false
 	for range segmentSwapRounds {
@@ -88,7 +92,7 @@ func (a *assembly) swapSegments(cells []int) bool {
 		}
 		var units []exchangeUnit
 		for c := range cells {
-			units = append(units, exchangeUnit{kind: unitPiece, cells: []int{c}})
+			units = append(units, exchangeUnit{kind: unitPiece, cells: each[c : c+1 : c+1]})
 		}
 		for _, seg := range members {
 			if len(seg) > 1 && len(seg) <= segmentSwapMax {
