@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image"
 	"path/filepath"
-	"sync"
 
 	"github.com/jigbench/jigbench/core/puzzle"
 	"github.com/jigbench/jigbench/core/render"
@@ -82,26 +81,11 @@ func SolveContent(in ContentInput) (*ContentResult, error) {
 	}
 	ss := newSeamSet(&g, pcs)
 	cm := newCompatMatrix(ss, pcs, res.Shaped)
-	var blend blender
+	var ms *measures
 	if !res.Shaped {
-		// Each weight's costs are made once: the blended refill and the
-		// blended search both judge by blendWeight's.
-		var mu sync.Mutex
-		var residual [2][]float32
-		made := map[float32]*compatMatrix{}
-		blend = func(weight float32) *compatMatrix {
-			mu.Lock()
-			defer mu.Unlock()
-			if made[weight] == nil {
-				if residual[0] == nil {
-					residual = residualCosts(ss, pcs)
-				}
-				made[weight] = cm.blended(residual, weight)
-			}
-			return made[weight]
-		}
+		ms = newMeasures(cm, ss, pcs)
 	}
-	cells, twins := arrangeContent(g.n, res.Sides, cm, res.Shaped, blend)
+	cells, twins := arrangeContent(g.n, res.Sides, cm, res.Shaped, ms)
 	if cells == nil {
 		return nil, fmt.Errorf("no arrangement of the pieces fits their shapes: %w", ErrNoArrangement)
 	}
@@ -125,23 +109,25 @@ func SolveContent(in ContentInput) (*ContentResult, error) {
 // run on both cores at once. Above 16×16 the winner's loose part is then
 // filled again (refillLoose). The look-alike links are MGC's.
 //
-// blend (nil: none) gives MGC with the prediction residual added
-// (residual.go). Above the rect beams' grids and up to 16×16, where the
-// search finds the cheapest arrangement of either measure all but always,
-// a second search runs on it beside MGC's, and the blend judges: it ranks
-// more true partners first, and the answers MGC loses there cost less
-// than the truth by MGC, not by the blend (fruit-market 16×16 0.965 → 1,
-// moonlit-bay 0.969 → 0.984). Above 16×16 it fills a large loose part a
-// third time (refillLoose), the whole search runs again on a lighter
-// blend (searchBlended), and small windows of the answer are filled again
-// (refillWindows). Last, pieces, segments and blocks of a vouched-for
-// answer are exchanged across the grid (swapSegments) and, where that
-// changed it, the frame repair runs once more.
-func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, blend blender) (cells, twins []int) {
-	if !shaped && blend != nil && n > rectBeamMax && n <= reframeAllMax {
+// ms (nil: none) gives MGC with the prediction residual added
+// (residual.go) and with the side-mean step (sidemean.go). Above the rect
+// beams' grids and up to 16×16, where the search finds the cheapest
+// arrangement of either measure all but always, a second search runs on
+// the residual's blend beside MGC's, and the blend judges: it ranks more
+// true partners first, and the answers MGC loses there cost less than the
+// truth by MGC, not by the blend (fruit-market 16×16 0.965 → 1, moonlit-bay
+// 0.969 → 0.984). Above 16×16 it fills a large loose part a third time
+// (refillLoose), the whole search runs again on a lighter blend and then on
+// the side means (searchBlended, searchSideMeans), and small windows of the
+// answer are filled again (refillWindows). Last, pieces, segments and
+// blocks of a vouched-for answer are exchanged across the grid
+// (swapSegments) and, where that changed it, the frame repair runs once
+// more.
+func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, ms *measures) (cells, twins []int) {
+	if !shaped && ms != nil && n > rectBeamMax && n <= reframeAllMax {
 		var alt []int
 		var by *compatMatrix
-		cells, twins, alt, by = arrangeBeside(n, sides, cm, func() *compatMatrix { return blend(blendWeight) })
+		cells, twins, alt, by = arrangeBeside(n, sides, cm, func() *compatMatrix { return ms.blend(blendWeight) })
 		if alt != nil && (cells == nil || differ(alt, cells) <= len(cells)/blendOverrules &&
 			penalisedCost(n, by.d[dirRight], by.d[dirDown], alt) < penalisedCost(n, by.d[dirRight], by.d[dirDown], cells)) {
 			cells = alt
@@ -158,9 +144,10 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 	}
 	if cells != nil {
 		byMGC := newAssembly(n, sides, cm, false)
-		refillLoose(byMGC, rel, cells, blend)
-		if blend != nil { // a rect sheet's own search, not the shape restart's
-			cells = searchBlended(byMGC, blend, cells)
+		refillLoose(byMGC, rel, cells, ms)
+		if ms != nil { // a rect sheet's own search, not the shape restart's
+			cells = searchBlended(byMGC, ms, cells)
+			cells = searchSideMeans(byMGC, ms, cells)
 			if largeLoosePart(byMGC.buddyShare(cells)) {
 				byMGC.refillWindows(cells)
 			}
@@ -182,29 +169,57 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 // vouch for a large part of the rect answer cells but leave a large loose
 // part (largeLoosePart), and returns its answer instead of cells only if
 // three things say so: MGC and the blend at blendWeight both price it
-// lower, and MGC's best-buddy seams join more of it into one region. The search on the blend places what MGC's loses
-// (Storm.jpg 32×32 0.594 → 0.758, its dusk variant 0.723 → 0.959), but on
-// sunset-sea it finds an answer cheaper by both measures and further from
-// the truth (PA 0.744 → 0.439), whose own evidence vouches for less of it
-// (README, "A second seam measure").
-func searchBlended(byMGC *assembly, blend blender, cells []int) []int {
+// lower, and MGC's best-buddy seams join more of it into one region. The
+// search on the blend places what MGC's loses (Storm.jpg 32×32 0.594 →
+// 0.758, its dusk variant 0.723 → 0.959), but on sunset-sea it finds an
+// answer cheaper by both measures and further from the truth (PA 0.744 →
+// 0.439), whose own evidence vouches for less of it (README, "A second
+// seam measure").
+func searchBlended(byMGC *assembly, ms *measures, cells []int) []int {
 	n := byMGC.n
 	share := byMGC.buddyShare(cells)
 	if !largeLoosePart(share) {
 		return cells
 	}
-	alt, _ := arrangeContent(n, byMGC.sides, blend(searchBlendWeight), false, nil)
-	if alt == nil {
-		return cells
-	}
-	cheaper := func(right, down []float32) bool {
-		return penalisedCost(n, right, down, alt) < penalisedCost(n, right, down, cells)
-	}
-	full := blend(blendWeight)
-	if cheaper(byMGC.right, byMGC.down) && cheaper(full.d[dirRight], full.d[dirDown]) && byMGC.buddyShare(alt) > share {
+	alt, _ := arrangeContent(n, byMGC.sides, ms.blend(searchBlendWeight), false, nil)
+	if alt != nil && cheaper(byMGC, alt, cells, ms.blend(blendWeight)) && byMGC.buddyShare(alt) > share {
 		return alt
 	}
 	return cells
+}
+
+// searchSideMeans runs the whole search again on MGC with the side-mean
+// step added (measures.sideMeans), where the answer cells still has a large
+// loose part, and returns its answer instead only if every measure prices
+// it lower: MGC, the side means' blend and the residual's. Its gains are
+// in smooth gradients (Storm.jpg's dusk variant 0.963 → 0.998, its water
+// variant 0.484 → 0.655); where it loses, a few pieces of a near-identical
+// sky or foliage, nothing the solver measures says the answer it replaces
+// was better (README, "A third seam measure").
+func searchSideMeans(byMGC *assembly, ms *measures, cells []int) []int {
+	if !largeLoosePart(byMGC.buddyShare(cells)) {
+		return cells
+	}
+	means := ms.sideMeans()
+	alt, _ := arrangeContent(byMGC.n, byMGC.sides, means, false, nil)
+	if alt != nil && cheaper(byMGC, alt, cells, means, ms.blend(blendWeight)) {
+		return alt
+	}
+	return cells
+}
+
+// cheaper reports whether arrangement x costs less than y by a's seams and
+// by each of by's (penalisedCost).
+func cheaper(a *assembly, x, y []int, by ...*compatMatrix) bool {
+	if penalisedCost(a.n, a.right, a.down, x) >= penalisedCost(a.n, a.right, a.down, y) {
+		return false
+	}
+	for _, cm := range by {
+		if penalisedCost(a.n, cm.d[dirRight], cm.d[dirDown], x) >= penalisedCost(a.n, cm.d[dirRight], cm.d[dirDown], y) {
+			return false
+		}
+	}
+	return true
 }
 
 // arrangeBeside runs arrange on a rect sheet's MGC costs cm and on the

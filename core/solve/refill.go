@@ -126,7 +126,7 @@ func (a *assembly) refillDoubtful(cells []int) bool {
 // vouched for under blendBelow of the grid) it is filled a third time, on
 // MGC with the prediction residual added (blend, residual.go; nil: not):
 // coral-reef 0.795 → 0.945.
-func refillLoose(byMGC *assembly, rel *compatMatrix, cells []int, blend blender) {
+func refillLoose(byMGC *assembly, rel *compatMatrix, cells []int, ms *measures) {
 	n, sides := byMGC.n, byMGC.sides
 	share := byMGC.buddyShare(cells)
 	if share < vouchedShare {
@@ -137,8 +137,8 @@ func refillLoose(byMGC *assembly, rel *compatMatrix, cells []int, blend blender)
 		return
 	}
 	by := []*assembly{byMGC, newAssembly(n, sides, rel, false)}
-	if blend != nil && largeLoosePart(share) {
-		by = append(by, newAssembly(n, sides, blend(blendWeight), false))
+	if ms != nil && largeLoosePart(share) {
+		by = append(by, newAssembly(n, sides, ms.blend(blendWeight), false))
 	}
 	filled := make([][]int, len(by))
 	parallelFor(len(by), func(i int) error {

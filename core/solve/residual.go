@@ -3,6 +3,7 @@ package solve
 import (
 	"math"
 	"slices"
+	"sync"
 )
 
 // The prediction residual: a second seam measure for rectangular sheets.
@@ -102,10 +103,41 @@ const blendWeight = 1
 // finds (Storm 0.594 → 0.003), a quarter keeps it.
 const searchBlendWeight = 0.25
 
-// blender returns MGC's costs with the residual added at weight (blended),
-// the residual and each weight's costs computed once, on first use; nil
-// where there is none (shape sheets).
-type blender func(weight float32) *compatMatrix
+// measures are a rect sheet's seam measures beside MGC, each added to it
+// (blended) and made once, on first use, whichever goroutine asks first;
+// nil on shape sheets.
+type measures struct {
+	cm       *compatMatrix
+	ss       *seamSet
+	pcs      []*cutPiece
+	mu       sync.Mutex
+	residual [2][]float32
+	made     map[float32]*compatMatrix // MGC with the residual, by weight
+	means    func() *compatMatrix      // MGC with the side means
+}
+
+func newMeasures(cm *compatMatrix, ss *seamSet, pcs []*cutPiece) *measures {
+	ms := &measures{cm: cm, ss: ss, pcs: pcs, made: map[float32]*compatMatrix{}}
+	ms.means = sync.OnceValue(func() *compatMatrix { return cm.blended(sideMeanCosts(ss, pcs), sideMeanWeight) })
+	return ms
+}
+
+// blend returns MGC's costs with the residual added at weight (blended).
+func (ms *measures) blend(weight float32) *compatMatrix {
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	if ms.made[weight] == nil {
+		if ms.residual[0] == nil {
+			ms.residual = residualCosts(ms.ss, ms.pcs)
+		}
+		ms.made[weight] = ms.cm.blended(ms.residual, weight)
+	}
+	return ms.made[weight]
+}
+
+// sideMeans returns MGC's costs with the side-mean step (sidemean.go)
+// added at sideMeanWeight.
+func (ms *measures) sideMeans() *compatMatrix { return ms.means() }
 
 // blended returns cm's costs with the residual res added, scaled per
 // direction so that its median over the pairs is weight times MGC's: the

@@ -48,9 +48,17 @@ func TestResidualFollowsOwnStep(t *testing.T) {
 	checkResidualRanks(t, img, 2)
 }
 
-// checkResidualRanks cuts img's 4×4 rect sheet and checks that every true
-// pair's residual is under bound and every other partner's above it.
+// checkResidualRanks checks the residual as checkTrueFirst does.
 func checkResidualRanks(t *testing.T, img *image.RGBA, bound float32) {
+	t.Helper()
+	checkTrueFirst(t, img, "residual", residualCosts, bound)
+}
+
+// checkTrueFirst cuts img's 4×4 rect sheet and checks that by the seam
+// measure (a function of the seams and pieces, as residualCosts) every true
+// pair costs under bound, every other partner more, and a piece beside
+// itself +Inf.
+func checkTrueFirst(t *testing.T, img *image.RGBA, what string, measure func(*seamSet, []*cutPiece) [2][]float32, bound float32) {
 	t.Helper()
 	opt := puzzle.DefaultOptions()
 	opt.Size = img.Rect.Dx()
@@ -64,7 +72,7 @@ func checkResidualRanks(t *testing.T, img *image.RGBA, bound float32) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := residualCosts(newSeamSet(&g, pcs), pcs)
+	res := measure(newSeamSet(&g, pcs), pcs)
 	m := n * n
 	truth := make([]int, m)
 	for id, c := range gen.Puzzle.CellOf {
@@ -77,11 +85,11 @@ func checkResidualRanks(t *testing.T, img *image.RGBA, bound float32) {
 			}
 			y := truth[next]
 			if v := res[dir][x*m+y]; v > bound {
-				t.Errorf("cell %d, direction %d: the true pair's residual %g, want under %g", c, dir, v, bound)
+				t.Errorf("cell %d, direction %d: the true pair's %s %g, want under %g", c, dir, what, v, bound)
 			}
 			for z := range m {
 				if z != y && res[dir][x*m+z] <= res[dir][x*m+y] {
-					t.Errorf("cell %d, direction %d: piece %d's residual %g is not above the true one's", c, dir, z, res[dir][x*m+z])
+					t.Errorf("cell %d, direction %d: piece %d's %s %g is not above the true one's", c, dir, z, what, res[dir][x*m+z])
 				}
 			}
 			if v := res[dir][x*m+x]; !math.IsInf(float64(v), 1) {
