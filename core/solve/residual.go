@@ -113,12 +113,14 @@ type measures struct {
 	mu       sync.Mutex
 	residual [2][]float32
 	made     map[float32]*compatMatrix // MGC with the residual, by weight
-	means    func() *compatMatrix      // MGC with the side means
+	means    [2]func() *compatMatrix   // MGC with the side means, with steps and without
 }
 
 func newMeasures(cm *compatMatrix, ss *seamSet, pcs []*cutPiece) *measures {
 	ms := &measures{cm: cm, ss: ss, pcs: pcs, made: map[float32]*compatMatrix{}}
-	ms.means = sync.OnceValue(func() *compatMatrix { return cm.blended(sideMeanCosts(ss, pcs), sideMeanWeight) })
+	for i, steps := range [2]bool{true, false} {
+		ms.means[i] = sync.OnceValue(func() *compatMatrix { return cm.blended(sideMeanCosts(ss, pcs, steps), sideMeanWeight) })
+	}
 	return ms
 }
 
@@ -136,8 +138,8 @@ func (ms *measures) blend(weight float32) *compatMatrix {
 }
 
 // sideMeans returns MGC's costs with the side-mean step (sidemean.go)
-// added at sideMeanWeight.
-func (ms *measures) sideMeans() *compatMatrix { return ms.means() }
+// added at sideMeanWeight: with the pieces' steps (0) and without (1).
+func (ms *measures) sideMeans(i int) *compatMatrix { return ms.means[i]() }
 
 // blended returns cm's costs with the residual res added, scaled per
 // direction so that its median over the pairs is weight times MGC's: the

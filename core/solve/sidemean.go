@@ -15,8 +15,8 @@ import "math"
 // 3,413, MGC 28,522 against 27,767; moonlit-bay 3,003 against 1,854), and
 // prices autumn-forest's truth lower where MGC prices the answer lower. In
 // texture the means say little, and as the measure of the whole search it
-// loses what MGC finds (README, "A third seam measure"): it steers one more
-// search, and judges it with the others.
+// loses what MGC finds (README, "A third seam measure"): it steers two more
+// searches (with the steps and without), and judges them with the others.
 
 // sideMeanCosts returns, per direction (dirRight, dirDown), the side-mean
 // step of every pair of pieces of a rectangular sheet, d[a·m+b] for b
@@ -24,8 +24,10 @@ import "math"
 // μB − μA − (sA − sB)/2, where μA and μB are the pieces' mean colours on
 // the seam and sA, sB their mean steps into it (the colour on the seam
 // less the colour one pixel inside), each over the samples where both
-// pixels are known (a label hides some). A piece beside itself is +Inf.
-func sideMeanCosts(ss *seamSet, pcs []*cutPiece) [2][]float32 {
+// pixels are known (a label hides some). Without steps, sA = sB = 0: the
+// mean colours alone, which a single pixel's step, noisy itself, does not
+// blur (README, "A third seam measure"). A piece beside itself is +Inf.
+func sideMeanCosts(ss *seamSet, pcs []*cutPiece, steps bool) [2][]float32 {
 	m := len(pcs)
 	known := func(p *cutPiece, i int32) bool { return i >= 0 && (p.kind[i] == pxInner || p.kind[i] == pxRing) }
 	// side returns p's mean colour at the samples at and its mean step
@@ -40,7 +42,9 @@ func sideMeanCosts(ss *seamSet, pcs []*cutPiece) [2][]float32 {
 			for c := range 3 {
 				v := float64(p.rgb[3*int(at[j])+c])
 				mean[c] += v
-				step[c] += v - float64(p.rgb[3*int(in[j])+c])
+				if steps {
+					step[c] += v - float64(p.rgb[3*int(in[j])+c])
+				}
 			}
 		}
 		if k > 0 {
@@ -82,7 +86,7 @@ func sideMeanCosts(ss *seamSet, pcs []*cutPiece) [2][]float32 {
 }
 
 // sideMeanWeight is the side-mean step's weight added to MGC, each scaled
-// by its median over all pairs (blended), for the search run on it
+// by its median over all pairs (blended), for the searches run on it
 // (searchSideMeans; the one weight measured there). As the first search's
 // own measure 1 and 0.5 both lost more than they won.
 const sideMeanWeight = 1
