@@ -200,7 +200,7 @@ func searchBlended(byMGC *assembly, ms *measures, cells []int) []int {
 func searchSideMeans(byMGC *assembly, ms *measures, cells []int) []int {
 	for i := range ms.means {
 		if !largeLoosePart(byMGC.buddyShare(cells)) {
-			break // made only here: exact answers and fragments pay nothing
+			break // so exact answers and fragments (the benchmark) never build the side means
 		}
 		alt, _ := arrangeContent(byMGC.n, byMGC.sides, ms.sideMeans(i), false, nil)
 		if alt != nil && cheaper(byMGC, alt, cells, ms.sideMeans(0), ms.sideMeans(1), ms.blend(blendWeight)) {
