@@ -141,9 +141,9 @@ func (ms *measures) blend(weight float32) *compatMatrix {
 // added at sideMeanWeight: with the pieces' steps (0) and without (1).
 func (ms *measures) sideMeans(i int) *compatMatrix { return ms.means[i]() }
 
-// blended returns cm's costs with the residual res added, scaled per
-// direction so that its median over the pairs is weight times MGC's: the
-// sum stays on MGC's scale.
+// blended returns cm's costs with another measure's res added (the
+// residual, the side means), scaled per direction so that its median over
+// the pairs is weight times MGC's: the sum stays on MGC's scale.
 func (cm *compatMatrix) blended(res [2][]float32, weight float32) *compatMatrix {
 	out := &compatMatrix{m: cm.m}
 	for dir := range 2 {

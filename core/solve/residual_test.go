@@ -23,7 +23,7 @@ func TestResidualContinuesRamp(t *testing.T) {
 			img.Set(x, y, color.RGBA{uint8(x), uint8(y), 128, 255})
 		}
 	}
-	checkResidualRanks(t, img, 0.2)
+	checkTrueFirst(t, img, "residual", residualCosts, 0.2)
 }
 
 // TestResidualFollowsOwnStep: on a picture whose red is a triangle wave
@@ -45,13 +45,7 @@ func TestResidualFollowsOwnStep(t *testing.T) {
 			img.Set(x, y, color.RGBA{uint8(red), uint8(x), uint8(y), 255})
 		}
 	}
-	checkResidualRanks(t, img, 2)
-}
-
-// checkResidualRanks checks the residual as checkTrueFirst does.
-func checkResidualRanks(t *testing.T, img *image.RGBA, bound float32) {
-	t.Helper()
-	checkTrueFirst(t, img, "residual", residualCosts, bound)
+	checkTrueFirst(t, img, "residual", residualCosts, 2)
 }
 
 // checkTrueFirst cuts img's 4×4 rect sheet and checks that by the seam
