@@ -116,7 +116,9 @@ func SolveContent(in ContentInput) (*ContentResult, error) {
 // the residual's blend beside MGC's, and the blend judges: it ranks more
 // true partners first, and the answers MGC loses there cost less than the
 // truth by MGC, not by the blend (fruit-market 16×16 0.965 → 1, moonlit-bay
-// 0.969 → 0.984). Above 16×16 it fills a large loose part a third time
+// 0.969 → 0.984). Where the two answers differ in more of the grid than
+// blendOverrules allows, both side means must price the blend's lower too
+// (alpine-lake 12×12 and 16×16: the truth's picture). Above 16×16 it fills a large loose part a third time
 // (refillLoose), the whole search runs again on a lighter blend and then on
 // the side means (searchBlended, searchSideMeans), and small windows of the
 // answer are filled again (refillWindows). Last, pieces, segments and
@@ -128,8 +130,8 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 		var alt []int
 		var by *compatMatrix
 		cells, twins, alt, by = arrangeBeside(n, sides, cm, func() *compatMatrix { return ms.blend(blendWeight) })
-		if alt != nil && (cells == nil || differ(alt, cells) <= len(cells)/blendOverrules &&
-			penalisedCost(n, by.d[dirRight], by.d[dirDown], alt) < penalisedCost(n, by.d[dirRight], by.d[dirDown], cells)) {
+		if alt != nil && (cells == nil || cheaperBy(n, alt, cells, by) && (differ(alt, cells) <= len(cells)/blendOverrules ||
+			cheaperBy(n, alt, cells, ms.sideMeans(0), ms.sideMeans(1)))) {
 			cells = alt
 		}
 		return cells, twins
@@ -213,11 +215,14 @@ func searchSideMeans(byMGC *assembly, ms *measures, cells []int) []int {
 // cheaper reports whether arrangement x costs less than y by a's seams and
 // by each of by's (penalisedCost).
 func cheaper(a *assembly, x, y []int, by ...*compatMatrix) bool {
-	if penalisedCost(a.n, a.right, a.down, x) >= penalisedCost(a.n, a.right, a.down, y) {
-		return false
-	}
+	return penalisedCost(a.n, a.right, a.down, x) < penalisedCost(a.n, a.right, a.down, y) && cheaperBy(a.n, x, y, by...)
+}
+
+// cheaperBy reports whether n×n arrangement x costs less than y by each of
+// by's seams (penalisedCost).
+func cheaperBy(n int, x, y []int, by ...*compatMatrix) bool {
 	for _, cm := range by {
-		if penalisedCost(a.n, cm.d[dirRight], cm.d[dirDown], x) >= penalisedCost(a.n, cm.d[dirRight], cm.d[dirDown], y) {
+		if penalisedCost(n, cm.d[dirRight], cm.d[dirDown], x) >= penalisedCost(n, cm.d[dirRight], cm.d[dirDown], y) {
 			return false
 		}
 	}
@@ -241,10 +246,12 @@ func arrangeBeside(n int, sides []puzzle.Sides, cm *compatMatrix, other func() *
 	return cells, twins, alt, by
 }
 
-// blendOverrules: the blend's answer replaces MGC's up to 16×16 only where
-// they differ in at most one cell in blendOverrules — pieces MGC cannot
-// tell apart, not its frame (12×12 night-city: a whole answer one column
-// off, cheaper by the blend, PA 0.778 → 0).
+// blendOverrules: the blend's answer replaces MGC's up to 16×16 on the
+// blend's word alone only where they differ in at most one cell in
+// blendOverrules — pieces MGC cannot tell apart, not its frame (12×12
+// night-city: a whole answer one column off, cheaper by the blend, PA
+// 0.778 → 0; the side means price it dearer). Elsewhere both side means
+// must agree: the three measures that see through noise, against MGC.
 const blendOverrules = 10
 
 // differ counts the cells where a and b hold different pieces.

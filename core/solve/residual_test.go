@@ -130,6 +130,29 @@ func TestBlendJudgesAt16(t *testing.T) {
 	}
 }
 
+// TestSideMeansOverrule: the blend's 12×12 or 16×16 rect answer, where it
+// differs from MGC's in more than a tenth of the cells, replaces it only if
+// both side means price it lower too. alpine-lake's sky and still water
+// then paint the truth's picture: every misplaced piece within a hundredth
+// of a grey level of the one it stands in for (pictureGap; MGC's answers:
+// PA 0.056 and 0.027, up to 52–64 levels off), and night-city's 16×16 places 170
+// pieces (161); its 12×12, a whole column off by the blend but not by the
+// side means, stays MGC's 112 (blendOverrules).
+func TestSideMeansOverrule(t *testing.T) {
+	for _, n := range []int{12, 16} {
+		gen := surveyInstance(t, "alpine-lake", "", n)
+		res, _, _ := solveSheet(t, gen, true)
+		if wrong, _, _, worst := pictureGap(gen, res.Pred); worst >= 0.5 {
+			t.Errorf("alpine-lake %d×%d rect: %d pieces wrong, up to %.2f grey levels off, want under 0.5", n, n, wrong, worst)
+		}
+	}
+	for _, tc := range []struct{ n, want int }{{12, 112}, {16, 170}} {
+		if _, correct, _ := solveSheet(t, surveyInstance(t, "night-city", "", tc.n), true); correct < tc.want {
+			t.Errorf("night-city %d×%d rect: %d cells right, want ≥ %d", tc.n, tc.n, correct, tc.want)
+		}
+	}
+}
+
 // TestSearchedBlended: the 32×32 rect answer of Storm.jpg under a dusk
 // gradient (hard_test.go; 1024 px, seed 2) places the road's blurred bands
 // wrong, PA 0.723; the search run again on a quarter of the residual
