@@ -118,13 +118,13 @@ func SolveContent(in ContentInput) (*ContentResult, error) {
 // truth by MGC, not by the blend (fruit-market 16×16 0.965 → 1, moonlit-bay
 // 0.969 → 0.984). Where the two answers differ in more of the grid than
 // blendOverrules allows, both side means must price the blend's lower too
-// (alpine-lake 12×12 and 16×16: the truth's picture). Above 16×16 it fills a large loose part a third time
-// (refillLoose), the whole search runs again on a lighter blend and then on
-// the side means (searchBlended, searchSideMeans), and small windows of the
-// answer are filled again (refillWindows). Last, pieces, segments and
-// blocks of a vouched-for answer are exchanged across the grid
-// (swapSegments) and, where that changed it, the frame repair runs once
-// more.
+// (alpine-lake 12×12 and 16×16: the truth's picture). Above 16×16 it fills
+// a large loose part a third time (refillLoose), the whole search runs
+// again on a lighter blend and then on the side means (searchBlended,
+// searchSideMeans), and small windows of the answer are filled again
+// (refillWindows). Last, pieces, segments and blocks of a vouched-for
+// answer are exchanged across the grid (swapSegments) and, where that
+// changed it, the frame repair runs once more.
 func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, ms *measures) (cells, twins []int) {
 	if !shaped && ms != nil && n > rectBeamMax && n <= reframeAllMax {
 		var alt []int

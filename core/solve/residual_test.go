@@ -135,9 +135,10 @@ func TestBlendJudgesAt16(t *testing.T) {
 // both side means price it lower too. alpine-lake's sky and still water
 // then paint the truth's picture: every misplaced piece within a hundredth
 // of a grey level of the one it stands in for (pictureGap; MGC's answers:
-// PA 0.056 and 0.027, up to 52–64 levels off), and night-city's 16×16 places 170
-// pieces (161); its 12×12, a whole column off by the blend but not by the
-// side means, stays MGC's 112 (blendOverrules).
+// PA 0.056 and 0.027, up to 52–64 levels off), and night-city's 16×16
+// places 170 pieces (161). Its 12×12 stays MGC's, 112 pieces: the blend's
+// answer there, a whole answer one column off, the side means price dearer
+// (blendOverrules).
 func TestSideMeansOverrule(t *testing.T) {
 	for _, n := range []int{12, 16} {
 		gen := surveyInstance(t, "alpine-lake", "", n)
