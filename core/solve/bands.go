@@ -1,31 +1,34 @@
 package solve
 
 // Band rotations, a move of the frame repair on rectangular sheets up to
-// reframeAllMax: a band of whole lines — rows i0…i1−1, or columns — turned
-// cyclically by s cells along them, the pieces pushed out at one end coming
-// back in at the other. A part of the answer that grew round the wrong side
-// of a wrap is such a band (12×12 misty-pines: its top five rows turned by
-// five columns; 12×12 bookshelf: columns 0–5 one row down, their bottom
-// pieces on top). rotateBlocks turns whole lines only up to maxBlock lines
-// at once, and a thicker band turned in steps breaks the seams between the
-// steps, each step dearer, so it never gets there.
+// reframeAllMax: a block of lines i0…i1−1 (rows, or columns), positions
+// f…t−1 of each, turned cyclically by s cells along its lines, the pieces
+// pushed out at one end coming back in at the other. A part of the answer
+// that grew round the wrong side of a wrap is such a block, and it reaches
+// the grid's border: a band of whole lines (12×12 misty-pines: its top five
+// rows five columns over; bookshelf: columns 0–5 one row down, their bottom
+// pieces on top) or a block in a corner (bookshelf then: rows 0–4 of
+// columns 6–11 one column over). rotateBlocks turns blocks only up to
+// maxBlock lines thick, and a thicker one turned in steps breaks the seams
+// between the steps, each step dearer, so it never gets there.
 //
-// Every band and shift is priced exactly by the seams it changes: the two
-// rows of seams across its edges, from a table per boundary and shift, and
-// in each line the one seam it closes (its last piece beside its first)
-// against the one it opens — O(n³) for all bands and shifts of a grid.
+// Only blocks that run to the border at an end of their lines (f = 0 or
+// t = n) and across them (i0 = 0 or i1 = n) are turned, or whole lines:
+// turning blocks inside the grid as well found frames shifted by a column
+// that MGC and the blend price lower than the truth (12×12 night-city
+// 0.778 → 0, 16×16 misty-pines 0.969 → 0.605).
 //
-// Not above reframeAllMax: on the 78 32×32 instances of the README's
-// tables it changed six answers, the best gains on tie-heavy scenes and
-// the largest change a loss (Storm.jpg's water variant 0.925 → 0.852, an
-// answer dearer by every measure, reached by another path).
+// Every block and shift is priced exactly by the seams it changes: across
+// its two edges, from running sums along the diagonals of each pair of
+// neighbouring lines, and in each line the seam it closes (its last piece
+// beside its first), the one it opens, and the two at its ends.
 
-// rotateBands turns the band of cells (cell → piece) that lowers the total
+// rotateBands turns the block of cells (cell → piece) that lowers the total
 // cost most, in rows and then in columns, again while one does; it reports
 // whether it turned any.
 func (a *assembly) rotateBands(cells []int) bool {
 	if a.shaped || a.n > reframeAllMax {
-		return false // tabs do not interlock across a turned band
+		return false // tabs do not interlock across a turned block
 	}
 	moved := false
 	for _, vertical := range [2]bool{false, true} {
@@ -36,7 +39,7 @@ func (a *assembly) rotateBands(cells []int) bool {
 	return moved
 }
 
-// rotateBestBand turns the cheapest band of rows (of columns if vertical)
+// rotateBestBand turns the cheapest block of rows (of columns if vertical)
 // if that lowers the cost, and reports whether it did.
 func (a *assembly) rotateBestBand(cells []int, vertical bool) bool {
 	n, m := a.n, a.m
@@ -50,47 +53,73 @@ func (a *assembly) rotateBestBand(cells []int, vertical bool) bool {
 	if vertical {
 		along, cross = a.down, a.right
 	}
-	// After a turn by s, position p of a line holds the piece of position
-	// p−s mod n. closes[i*n+s]: what turning lines 0…i−1 by s changes
-	// inside them, summed.
-	closes := make([]float64, (n+1)*n)
-	for i := range n {
-		wrap := float64(along[at(i, n-1)*m+at(i, 0)])
-		for s := 1; s < n; s++ {
-			opened := float64(along[at(i, n-s-1)*m+at(i, n-s)])
-			closes[(i+1)*n+s] = closes[i*n+s] + wrap - opened
-		}
-	}
-	// above[b*n+s]: the seams between line b−1 and line b turned by s;
-	// below[b*n+s]: between line b−1 turned by s and line b.
-	above, below := make([]float64, n*n), make([]float64, n*n)
+	seam := func(d []float32, x, y int) float64 { return float64(d[x*m+y]) }
+	// upper[(b·w + δ+n−1)·(n+1) + p]: the seams between line b−1 and line
+	// b at positions before p, with line b's piece taken from δ positions
+	// back; lower: line b−1's piece taken from δ back.
+	w := 2*n - 1
+	upper, lower := make([]float64, n*w*(n+1)), make([]float64, n*w*(n+1))
 	for b := 1; b < n; b++ {
-		for s := range n {
-			var up, down float64
+		for δ := -(n - 1); δ < n; δ++ {
+			o := (b*w + δ + n - 1) * (n + 1)
 			for p := range n {
-				q := (p - s + n) % n
-				up += float64(cross[at(b-1, p)*m+at(b, q)])
-				down += float64(cross[at(b-1, q)*m+at(b, p)])
+				upper[o+p+1], lower[o+p+1] = upper[o+p], lower[o+p]
+				if q := p - δ; q >= 0 && q < n {
+					upper[o+p+1] += seam(cross, at(b-1, p), at(b, q))
+					lower[o+p+1] += seam(cross, at(b-1, q), at(b, p))
+				}
 			}
-			above[b*n+s], below[b*n+s] = up, down
 		}
 	}
-	best, bi0, bi1, bs := 0.0, -1, -1, 0
-	for i0 := range n {
-		for i1 := i0 + 1; i1 <= n; i1++ {
-			if i0 == 0 && i1 == n {
-				continue // the whole grid: shiftFrame's
+	// edge is what turning positions f…t−1 of line b (of line b−1, with
+	// lower) by s changes across boundary b: after the turn positions f+s…
+	// hold the pieces from s back, f…f+s−1 those from t−f−s ahead.
+	edge := func(d []float64, b, f, t, s int) float64 {
+		run := func(δ, p0, p1 int) float64 {
+			o := (b*w + δ + n - 1) * (n + 1)
+			return d[o+p1] - d[o+p0]
+		}
+		return run(s, f+s, t) + run(s-(t-f), f, f+s) - run(0, f, t)
+	}
+	// inLine is what the turn changes along line i, inside and at its ends.
+	inLine := func(i, f, t, s int) float64 {
+		d := seam(along, at(i, t-1), at(i, f)) - seam(along, at(i, t-s-1), at(i, t-s))
+		if f > 0 {
+			d += seam(along, at(i, f-1), at(i, t-s)) - seam(along, at(i, f-1), at(i, f))
+		}
+		if t < n {
+			d += seam(along, at(i, t-1-s), at(i, t)) - seam(along, at(i, t-1), at(i, t))
+		}
+		return d
+	}
+	best, bi0, bi1, bf, bt, bs := 0.0, -1, -1, 0, 0, 0
+	lines := make([]float64, n+1) // running sums of inLine over the lines
+	for f := range n - 1 {
+		for t := f + 2; t <= n; t++ {
+			if f > 0 && t < n {
+				continue // not at the border along the lines
 			}
-			for s := 1; s < n; s++ {
-				d := closes[i1*n+s] - closes[i0*n+s]
-				if i0 > 0 {
-					d += above[i0*n+s] - above[i0*n]
+			whole := f == 0 && t == n
+			for s := 1; s < t-f; s++ {
+				for i := range n {
+					lines[i+1] = lines[i] + inLine(i, f, t, s)
 				}
-				if i1 < n {
-					d += below[i1*n+s] - below[i1*n]
-				}
-				if d < best {
-					best, bi0, bi1, bs = d, i0, i1, s
+				for i0 := range n {
+					for i1 := i0 + 1; i1 <= n; i1++ {
+						if whole && i0 == 0 && i1 == n || !whole && i0 > 0 && i1 < n {
+							continue // the whole grid (shiftFrame's), or not in a corner
+						}
+						d := lines[i1] - lines[i0]
+						if i0 > 0 {
+							d += edge(upper, i0, f, t, s)
+						}
+						if i1 < n {
+							d += edge(lower, i1, f, t, s)
+						}
+						if d < best {
+							best, bi0, bi1, bf, bt, bs = d, i0, i1, f, t, s
+						}
+					}
 				}
 			}
 		}
@@ -100,9 +129,10 @@ func (a *assembly) rotateBestBand(cells []int, vertical bool) bool {
 	}
 	before := a.cost(cells)
 	old := append([]int(nil), cells...)
+	l := bt - bf
 	for i := bi0; i < bi1; i++ {
-		for k := range n {
-			p := (k + bs) % n
+		for k := bf; k < bt; k++ {
+			p := bf + (k-bf+bs)%l
 			if vertical {
 				cells[p*n+i] = old[k*n+i]
 			} else {
