@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"path/filepath"
+	"slices"
 
 	"github.com/jigbench/jigbench/core/puzzle"
 	"github.com/jigbench/jigbench/core/render"
@@ -118,13 +119,15 @@ func SolveContent(in ContentInput) (*ContentResult, error) {
 // truth by MGC, not by the blend (fruit-market 16×16 0.965 → 1, moonlit-bay
 // 0.969 → 0.984). Where the two answers differ in more of the grid than
 // blendOverrules allows, both side means must price the blend's lower too
-// (alpine-lake 12×12 and 16×16: the truth's picture). Above 16×16 it fills
-// a large loose part a third time (refillLoose), the whole search runs
-// again on a lighter blend and then on the side means (searchBlended,
-// searchSideMeans), and small windows of the answer are filled again
-// (refillWindows). Last, pieces, segments and blocks of a vouched-for
-// answer are exchanged across the grid (swapSegments) and, where that
-// changed it, the frame repair runs once more.
+// (alpine-lake 12×12 and 16×16: the truth's picture). Then the bands and
+// corner blocks the blend would turn are turned where both side means agree
+// (turnByBlend). Above 16×16 it fills a large loose part a third time
+// (refillLoose), the whole search runs again on a lighter blend and then
+// on the side means (searchBlended, searchSideMeans), and small windows of
+// the answer are filled again (refillWindows). Last, pieces, segments and
+// blocks of a vouched-for answer are exchanged across the grid
+// (swapSegments) and, where that changed it, the frame repair runs once
+// more.
 func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, ms *measures) (cells, twins []int) {
 	if !shaped && ms != nil && n > rectBeamMax && n <= reframeAllMax {
 		var alt []int
@@ -133,6 +136,9 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 		if alt != nil && (cells == nil || cheaperBy(n, alt, cells, by) && (differ(alt, cells) <= len(cells)/blendOverrules ||
 			cheaperBy(n, alt, cells, ms.sideMeans(0), ms.sideMeans(1)))) {
 			cells = alt
+		}
+		if cells != nil && by != nil {
+			cells = turnByBlend(n, sides, by, ms, cells)
 		}
 		return cells, twins
 	}
@@ -298,4 +304,23 @@ func SolveContentDir(dir, sheetFile string) (*puzzle.PublicInstance, *ContentRes
 		return nil, nil, fmt.Errorf("%s (%s): %w", pub.ID, sheetFile, err)
 	}
 	return pub, res, nil
+}
+
+// turnByBlend turns the bands and corner blocks of cells (bands.go) that the
+// blend by prices lowest, each only where both side means price it lower
+// too — what MGC's own repair turns where MGC alone prices the truth
+// dearer (12×12 fruit-market: its bottom four rows seven columns over, 40
+// below the truth by MGC and 40 above it by the other three).
+func turnByBlend(n int, sides []puzzle.Sides, by *compatMatrix, ms *measures, cells []int) []int {
+	a := newAssembly(n, sides, by, false)
+	for moved := true; moved; {
+		moved = false
+		for _, vertical := range [2]bool{false, true} {
+			try := slices.Clone(cells)
+			if a.rotateBestBand(try, vertical) && cheaperBy(n, try, cells, ms.sideMeans(0), ms.sideMeans(1)) {
+				cells, moved = try, true
+			}
+		}
+	}
+	return cells
 }
