@@ -18,6 +18,9 @@ package solve
 // that MGC and the blend price lower than the truth (12×12 night-city
 // 0.778 → 0, 16×16 misty-pines 0.969 → 0.605).
 //
+// Not above 16×16: on the 32×32 tables it changed many answers, by other
+// paths, for worse as often as for better (README, "Band rotations").
+//
 // Every block and shift is priced exactly by the seams it changes: across
 // its two edges, from running sums along the diagonals of each pair of
 // neighbouring lines, and in each line the seam it closes (its last piece
@@ -28,7 +31,7 @@ package solve
 // whether it turned any.
 func (a *assembly) rotateBands(cells []int) bool {
 	if a.shaped || a.n > reframeAllMax {
-		return false // tabs do not interlock across a turned block
+		return false // tabs do not interlock across a turned block; above 16×16, see the top
 	}
 	moved := false
 	for _, vertical := range [2]bool{false, true} {

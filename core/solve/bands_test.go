@@ -70,8 +70,8 @@ func TestRotateBestBandLikePricingEveryBand(t *testing.T) {
 	}
 }
 
-// TestBandsRepairWraps: on 12×12 rect sheets of two demo scenes the frame
-// repair turns back what grew round the wrong side of a wrap, which
+// TestBandsRepairWraps: on 12×12 rect sheets of three demo scenes the
+// solver turns back what grew round the wrong side of a wrap, which
 // rotateBlocks could not — misty-pines's top rows five columns over (PA
 // 0.590 before), bookshelf's columns 0–5 one row down and then a corner
 // block one column over (0.208 before; exact now); fruit-market's bottom

@@ -308,9 +308,9 @@ func SolveContentDir(dir, sheetFile string) (*puzzle.PublicInstance, *ContentRes
 
 // turnByBlend turns the bands and corner blocks of cells (bands.go) that the
 // blend by prices lowest, each only where both side means price it lower
-// too — what MGC's own repair turns where MGC alone prices the truth
-// dearer (12×12 fruit-market: its bottom four rows seven columns over, 40
-// below the truth by MGC and 40 above it by the other three).
+// too: where MGC alone prices the truth dearer, MGC's own repair cannot
+// turn it back (12×12 fruit-market: its bottom four rows seven columns
+// over, 40 below the truth by MGC and 40 above it by the other three).
 func turnByBlend(n int, sides []puzzle.Sides, by *compatMatrix, ms *measures, cells []int) []int {
 	a := newAssembly(n, sides, by, false)
 	for moved := true; moved; {

@@ -14,8 +14,8 @@ import (
 // column order is the cheapest path through the columns (the ends of the
 // path are the image's left and right edges, a wrap costs what its seam
 // costs), the same for rows, then segments of rows and columns are rotated
-// by one cell, bands of whole lines turned round their wrap (bands.go, up to
-// 16×16) and single pieces exchanged, each move kept only when it lowers
+// by one cell, bands and corner blocks turned round their wrap (bands.go,
+// up to 16×16) and single pieces exchanged, each move kept only when it lowers
 // the total dissimilarity, until none does; then whole segments move where
 // their border buddies agree (segmove.go) and the round begins again.
 
