@@ -108,14 +108,15 @@ func (a *assembly) rotateBestBand(cells []int, vertical bool) bool {
 					lines[i+1] = lines[i] + inLine(i, f, t, s)
 				}
 				for i0 := range n {
+					top := 0.0 // the change across the upper edge, the same for every i1
+					if i0 > 0 {
+						top = edge(upper, i0, f, t, s)
+					}
 					for i1 := i0 + 1; i1 <= n; i1++ {
 						if whole && i0 == 0 && i1 == n || !whole && i0 > 0 && i1 < n {
 							continue // the whole grid (shiftFrame's), or not in a corner
 						}
-						d := lines[i1] - lines[i0]
-						if i0 > 0 {
-							d += edge(upper, i0, f, t, s)
-						}
+						d := lines[i1] - lines[i0] + top
 						if i1 < n {
 							d += edge(lower, i1, f, t, s)
 						}
