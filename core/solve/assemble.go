@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"cmp"
 	"math"
 	mathbits "math/bits"
 	"math/rand/v2"
@@ -1005,7 +1006,7 @@ func gapPriced(v float32) float64 {
 
 // selectSmallest reorders keys so that its first k are its k smallest, in
 // no particular order (quickselect, median-of-three pivots).
-func selectSmallest(keys []uint64, k int) {
+func selectSmallest[T cmp.Ordered](keys []T, k int) {
 	lo, hi := 0, len(keys)-1
 	for lo < hi && k > lo && k <= hi {
 		mid := lo + (hi-lo)/2

@@ -4,6 +4,8 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/jigbench/jigbench/core/puzzle"
@@ -109,6 +111,38 @@ func TestBlended(t *testing.T) {
 		for i := range want[dir] {
 			if got.d[dir][i] != want[dir][i] {
 				t.Errorf("direction %d, pair %d: %g, want %g", dir, i, got.d[dir][i], want[dir][i])
+			}
+		}
+	}
+}
+
+// TestMedian: median is the upper middle of the sorted finite values, with
+// repeats, infinities and NaNs among them, at every length up to the
+// sampling stride (1<<16 values are read one by one).
+func TestMedian(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, size := range []int{0, 1, 2, 3, 4, 17, 1000, 1 << 16} {
+		for _, spread := range []int{2, 1 << 20} {
+			d := make([]float32, size)
+			var finite []float32
+			for i := range d {
+				switch v := rng.IntN(spread + 2); v {
+				case spread:
+					d[i] = float32(math.Inf(1))
+				case spread + 1:
+					d[i] = float32(math.NaN())
+				default:
+					d[i] = float32(v) / 8
+					finite = append(finite, d[i])
+				}
+			}
+			var want float32
+			if len(finite) > 0 {
+				slices.Sort(finite)
+				want = finite[len(finite)/2]
+			}
+			if got := median(d); got != want {
+				t.Errorf("size %d spread %d: median %g, want %g", size, spread, got, want)
 			}
 		}
 	}
