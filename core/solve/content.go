@@ -121,7 +121,7 @@ func SolveContent(in ContentInput) (*ContentResult, error) {
 // blendOverrules allows, both side means must price the blend's lower too
 // (alpine-lake 12×12 and 16×16: the truth's picture). Then the bands and
 // corner blocks the blend would turn are turned where both side means agree
-// (turnByBlend). Above 16×16 it fills a large loose part a third time
+// (turnByBlend), and the answer is polished (polish.go). Above 16×16 it fills a large loose part a third time
 // (refillLoose), the whole search runs again on a lighter blend and then
 // on the side means (searchBlended, searchSideMeans), and small windows of
 // the answer are filled again (refillWindows). Last, pieces, segments and
@@ -139,6 +139,7 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 		}
 		if cells != nil && by != nil {
 			cells = turnByBlend(n, sides, by, ms, cells)
+			cells = polish(n, sides, cm, by, ms, cells)
 		}
 		return cells, twins
 	}

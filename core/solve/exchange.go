@@ -35,12 +35,24 @@ const (
 
 // anneal returns cells (a complete answer, cell → piece) improved as above.
 func (a *assembly) anneal(cells []int) []int {
+	cells, changed := a.annealLoose(cells)
+	if changed {
+		if try := a.reframe(slices.Clone(cells)); a.cost(try) < a.cost(cells)-1e-6 {
+			cells = try
+		}
+	}
+	return cells
+}
+
+// annealLoose is anneal without the frame repair after; it reports whether
+// it changed cells.
+func (a *assembly) annealLoose(cells []int) ([]int, bool) {
 	n, m := a.n, a.m
 	rng := rand.New(rand.NewPCG(uint64(m), 0x616e6e65616c))
 	cur := a.cost(cells)
 	typical := cur / float64(2*n*(n-1))
 	if !(typical > 0) {
-		return cells // every seam free: nothing to anneal by
+		return cells, false // every seam free: nothing to anneal by
 	}
 	changed := false
 	for range annealRounds {
@@ -63,12 +75,7 @@ func (a *assembly) anneal(cells []int) []int {
 		cells, cur = try, c
 		changed = true
 	}
-	if changed {
-		if try := a.reframe(slices.Clone(cells)); a.cost(try) < cur-1e-6 {
-			cells = try
-		}
-	}
-	return cells
+	return cells, changed
 }
 
 // exchangeAnneal anneals cells in place by exchanging the pieces of two

@@ -1,0 +1,168 @@
+package solve
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/jigbench/jigbench/core/puzzle"
+)
+
+// Polishing a rect answer from 9×9 to 16×16. The searches there end in a
+// frame the repair keeps and, inside it, a few places where none of the
+// repair's moves of whole lines, bands and blocks lowers the cost: a fog's
+// rows each holding their own pieces in the wrong order (16×16
+// misty-pines: the top six rows, 45 pieces), a reflection's block of three
+// rows whose pieces sit two columns over (12×12 night-city). Two of the
+// moves the 32×32 search ends with reach them: each row and each column
+// filled again by the refill beam between its fixed neighbours
+// (refillLines), and annealing the loose part (annealLoose). Each runs by
+// MGC and by the blend, the four on both cores at once; a result is kept
+// only where all four measures — MGC, the blend and both side means —
+// price it lower and it moves at most one cell in polishReach: a polish,
+// not a new frame (on 12×12 night-city the blend's annealing followed by
+// its frame repair wraps the bottom three rows to the top, cheaper than
+// the answer by every measure; the answer's frame is the true one). Of the
+// results kept, MGC's cheapest wins; where it is an annealing's, the frame
+// repair by either measure then runs on it, kept on the same terms. A second round, and
+// filling small windows again (refillWindows), won nothing more on the
+// survey for twice and three times the time (README, "Polishing up to
+// 16×16").
+
+// polishReach is as above; polishLineWidth is the refill beam's width for
+// one line (8, 16 and 64 states won the same on the survey; 64 took six
+// times as long).
+const (
+	polishReach     = 4
+	polishLineWidth = 8
+)
+
+// polish returns cells (an n×n rect answer, cell → piece) polished as
+// above, where MGC's best-buddy seams leave a large loose part
+// (buddyShare under blendBelow); cm holds MGC's seams, by the blend's.
+func polish(n int, sides []puzzle.Sides, cm, by *compatMatrix, ms *measures, cells []int) []int {
+	searches := []*assembly{newAssembly(n, sides, cm, false), newAssembly(n, sides, by, false)}
+	if !(searches[0].buddyShare(cells) < blendBelow) {
+		return cells
+	}
+	for _, a := range searches {
+		a.bestMatches() // shared by the steps below, built before they run at once
+	}
+	// better runs each step by each search on cells, all at once, and
+	// returns the result kept as above and its step's index; nil if none
+	// is kept.
+	better := func(steps ...func(a *assembly, x []int) []int) ([]int, int) {
+		tries := make([][]int, len(searches)*len(steps))
+		parallelFor(len(tries), func(i int) error {
+			tries[i] = steps[i%len(steps)](searches[i/len(steps)], slices.Clone(cells))
+			return nil
+		})
+		var best []int
+		step := -1
+		for i, x := range tries {
+			// The side means are built only for a result MGC and the
+			// blend both price lower: most answers polished have none.
+			if k := differ(x, cells); k == 0 || k > len(cells)/polishReach || !cheaperBy(n, x, cells, cm, by) ||
+				!cheaperBy(n, x, cells, ms.sideMeans(0), ms.sideMeans(1)) {
+				continue
+			}
+			if best == nil || cheaperBy(n, x, best, cm) {
+				best, step = x, i%len(steps)
+			}
+		}
+		return best, step
+	}
+	refillLines := func(a *assembly, x []int) []int { a.refillLines(x); return x }
+	annealLoose := func(a *assembly, x []int) []int { x, _ = a.annealLoose(x); return x }
+	next, step := better(refillLines, annealLoose)
+	if next == nil {
+		return cells
+	}
+	cells = next
+	if step == 1 {
+		// What the exchanges brought near its place the frame repair's
+		// moves finish, as after anneal. (A refill keeps each line's
+		// pieces in their line: on the survey no repair after it won.)
+		if next, _ := better((*assembly).reframe); next != nil {
+			cells = next
+		}
+	}
+	return cells
+}
+
+// refillLines fills each row and each column of cells again, in place, by
+// the refill beam (refill.go) between the fixed cells beside it, from
+// either end, keeping a filling where the total cost falls, pass after
+// pass while a pass lowers it (at most windowPasses). Each pass takes the
+// lines by the cost of the seams along them, each over the sum of its
+// direction's, dearest first: the line out of order is the one whose own
+// seams are dear, and a line refilled before it — a neighbour, or a line
+// across it — would take its pieces on into the wrong order or the wrong
+// line. It reports whether cells changed.
+func (a *assembly) refillLines(cells []int) bool {
+	n, m := a.n, a.m
+	cur := a.cost(cells)
+	best := a.bestMatches()
+	type line struct {
+		cells   []int
+		along   float64 // the seams between its cells, then over its direction's sum
+		vouched bool    // each of them a best-buddy seam
+	}
+	lines := make([]line, 2*n)
+	for i := range lines {
+		lines[i].cells = make([]int, n)
+	}
+	changed := false
+	for range windowPasses {
+		var total [2]float64 // rows', columns'
+		for i := range lines {
+			l := &lines[i]
+			vertical := i >= n
+			l.along, l.vouched = 0, true
+			for j := range n {
+				if vertical {
+					l.cells[j] = j*n + i - n
+				} else {
+					l.cells[j] = i*n + j
+				}
+				if j == 0 {
+					continue
+				}
+				x, y := cells[l.cells[j-1]], cells[l.cells[j]]
+				if vertical {
+					l.along += float64(a.down[x*m+y])
+					l.vouched = l.vouched && best.down[x] == y && best.up[y] == x
+				} else {
+					l.along += float64(a.right[x*m+y])
+					l.vouched = l.vouched && best.right[x] == y && best.left[y] == x
+				}
+			}
+			total[i/n] += l.along
+		}
+		for i := range lines {
+			if k := total[i/n]; k > 0 {
+				lines[i].along /= k
+			}
+		}
+		slices.SortStableFunc(lines, func(p, q line) int { return cmp.Compare(q.along, p.along) })
+		moved := false
+		for _, l := range lines {
+			if l.vouched {
+				continue // in order: only a shift of the whole line could move it
+			}
+			for range 2 {
+				if f := a.refill(cells, l.cells, polishLineWidth); f != nil {
+					if c := a.cost(f); c < cur-1e-6 {
+						copy(cells, f)
+						cur, moved = c, true
+					}
+				}
+				slices.Reverse(l.cells)
+			}
+		}
+		if !moved {
+			break
+		}
+		changed = true
+	}
+	return changed
+}
