@@ -18,15 +18,17 @@ import (
 // (refillLines), and annealing the loose part (annealLoose). Each runs by
 // MGC and by the blend, the four on both cores at once; a result is kept
 // only where all four measures — MGC, the blend and both side means —
-// price it lower and it moves at most one cell in polishReach: a polish,
-// not a new frame (on 12×12 night-city the blend's annealing followed by
-// its frame repair wraps the bottom three rows to the top, cheaper than
-// the answer by every measure; the answer's frame is the true one). Of the
-// results kept, MGC's cheapest wins; where it is an annealing's, the frame
-// repair by either measure then runs on it, kept on the same terms. A second round, and
-// filling small windows again (refillWindows), won nothing more on the
-// survey for twice and three times the time (README, "Polishing up to
-// 16×16").
+// price it lower, and of those MGC's cheapest wins; where that is an
+// annealing's, the frame repair by either measure then runs on it, kept on
+// the same terms. A result that moves more than one cell in polishReach is
+// not a polish but a new frame, and is not kept: on 12×12 night-city the
+// blend's annealing followed by its frame repair wraps the bottom three
+// rows to the top, cheaper than the answer by every measure, and the
+// answer's frame is the true one. (There MGC's result is cheaper still, so
+// on the survey the bound changed only snow-field 16×16, a scene of tied
+// pieces.) A second round, and filling small windows again
+// (refillWindows), won nothing more on the survey for twice and three
+// times the time (README, "Polishing up to 16×16").
 
 // polishReach is as above; polishLineWidth is the refill beam's width for
 // one line (8, 16 and 64 states won the same on the survey; 64 took six
