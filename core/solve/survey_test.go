@@ -256,7 +256,7 @@ func surveyInstance(t *testing.T, name, variant string, n int) *render.Generated
 	case variant != "":
 		return hardInstance(t, name, variant, n)
 	case strings.HasSuffix(name, ".jpg") || filepath.IsAbs(name):
-		gen, err := render.Generate(loadPhoto(t, name), n, 2, surveyOptions())
+		gen, err := render.Generate(loadPhoto(t, name), n, surveySeed(2), surveyOptions())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -266,11 +266,21 @@ func surveyInstance(t *testing.T, name, variant string, n int) *render.Generated
 	if err != nil {
 		t.Fatal(err)
 	}
-	gen, err := render.Generate(render.SourceFromImage(name, img), n, 1, surveyOptions())
+	gen, err := render.Generate(render.SourceFromImage(name, img), n, surveySeed(1), surveyOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
 	return gen
+}
+
+// surveySeed is the surveys' seed: JIGBENCH_SURVEY_SEED when set (another
+// shuffle of the same pieces, to see that a result does not hang on one
+// order), else def.
+func surveySeed(def uint64) uint64 {
+	if v, err := strconv.ParseUint(os.Getenv("JIGBENCH_SURVEY_SEED"), 10, 64); err == nil {
+		return v
+	}
+	return def
 }
 
 // surveyOptions are the surveys' generation options: the defaults, with
