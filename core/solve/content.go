@@ -117,7 +117,8 @@ func SolveContent(in ContentInput) (*ContentResult, error) {
 // the residual's blend beside MGC's, and the blend judges: it ranks more
 // true partners first, and the answers MGC loses there cost less than the
 // truth by MGC, not by the blend (fruit-market 16×16 0.965 → 1, moonlit-bay
-// 0.969 → 0.984). Where the two answers differ in more of the grid than
+// 0.969 → 0.984); the blend's frame is cut by MGC's sureness first. Where
+// the two answers differ in more of the grid than
 // blendOverrules allows, both side means must price the blend's lower too
 // (alpine-lake 12×12 and 16×16: the truth's picture). Then the bands and
 // corner blocks the blend would turn are turned where both side means agree
@@ -133,6 +134,16 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 		var alt []int
 		var by *compatMatrix
 		cells, twins, alt, by = arrangeBeside(n, sides, cm, func() *compatMatrix { return ms.blend(blendWeight) })
+		if alt != nil {
+			byMGC := newAssembly(n, sides, cm, false)
+			// The blend's frame is cut where MGC's seams are least sure,
+			// as MGC's own is (cutBySureness): the blend, which rewards a
+			// smooth continuation, can price a wrap through two plain
+			// strips below the true border (12×12 fruit-market under
+			// another shuffle: its brown top and bottom strips joined and
+			// its rows of crates cut between, PA 0 → 1).
+			byMGC.cutBySureness(alt, byMGC.seamFloors())
+		}
 		if alt != nil && (cells == nil || cheaperBy(n, alt, cells, by) && (differ(alt, cells) <= len(cells)/blendOverrules ||
 			cheaperBy(n, alt, cells, ms.sideMeans(0), ms.sideMeans(1)))) {
 			cells = alt

@@ -164,6 +164,18 @@ func TestBlendJudgesAt16(t *testing.T) {
 	}
 }
 
+// TestBlendFrameCutByMGC: under another shuffle (seed 7) of 12×12
+// fruit-market, the blend's answer is the truth with its bottom four rows
+// wrapped to the top — the brown strips at the picture's top and bottom
+// joined, its rows of crates cut between — cheaper than the truth by the
+// blend and both side means, so it overruled MGC's (PA 0). Its frame cut
+// where MGC's seams are least sure is the truth.
+func TestBlendFrameCutByMGC(t *testing.T) {
+	if _, correct, _ := solveSheet(t, generateDemo(t, "fruit-market", 12, 7), true); correct < 144 {
+		t.Errorf("fruit-market 12×12 rect, seed 7: %d cells right, want 144", correct)
+	}
+}
+
 // TestSideMeansOverrule: the blend's 12×12 or 16×16 rect answer, where it
 // differs from MGC's in more than a tenth of the cells, replaces it only if
 // both side means price it lower too. alpine-lake's sky and still water
