@@ -45,6 +45,47 @@ func (a *assembly) rotateBands(cells []int) bool {
 // rotateBestBand turns the cheapest block of rows (of columns if vertical)
 // if that lowers the cost, and reports whether it did.
 func (a *assembly) rotateBestBand(cells []int, vertical bool) bool {
+	best, found := 0.0, bandTurn{}
+	a.eachBandTurn(cells, vertical, func(d float64, tr bandTurn) {
+		if d < best {
+			best, found = d, tr
+		}
+	})
+	if found.i1 == 0 {
+		return false
+	}
+	before := a.cost(cells)
+	old := append([]int(nil), cells...)
+	found.apply(a.n, cells, old, vertical)
+	if a.cost(cells) < before-1e-6 {
+		return true
+	}
+	copy(cells, old) // a gain within rounding: not a move
+	return false
+}
+
+// bandTurn is a turn of positions f…t−1 of lines i0…i1−1 by s (see the top).
+type bandTurn struct{ i0, i1, f, t, s int }
+
+// apply writes old (n×n, cell → piece) with tr made to cells.
+func (tr bandTurn) apply(n int, cells, old []int, vertical bool) {
+	l := tr.t - tr.f
+	for i := tr.i0; i < tr.i1; i++ {
+		for k := tr.f; k < tr.t; k++ {
+			p := tr.f + (k-tr.f+tr.s)%l
+			if vertical {
+				cells[p*n+i] = old[k*n+i]
+			} else {
+				cells[i*n+p] = old[i*n+k]
+			}
+		}
+	}
+}
+
+// eachBandTurn calls visit with every band of rows (of columns if
+// vertical) and every block in a corner, at every shift, and what turning
+// it changes the cost of cells by.
+func (a *assembly) eachBandTurn(cells []int, vertical bool, visit func(d float64, tr bandTurn)) {
 	n, m := a.n, a.m
 	at := func(line, k int) int {
 		if vertical {
@@ -95,7 +136,6 @@ func (a *assembly) rotateBestBand(cells []int, vertical bool) bool {
 		}
 		return d
 	}
-	best, bi0, bi1, bf, bt, bs := 0.0, -1, -1, 0, 0, 0
 	lines := make([]float64, n+1) // running sums of inLine over the lines
 	for f := range n - 1 {
 		for t := f + 2; t <= n; t++ {
@@ -120,33 +160,10 @@ func (a *assembly) rotateBestBand(cells []int, vertical bool) bool {
 						if i1 < n {
 							d += edge(lower, i1, f, t, s)
 						}
-						if d < best {
-							best, bi0, bi1, bf, bt, bs = d, i0, i1, f, t, s
-						}
+						visit(d, bandTurn{i0, i1, f, t, s})
 					}
 				}
 			}
 		}
 	}
-	if bi0 < 0 {
-		return false
-	}
-	before := a.cost(cells)
-	old := append([]int(nil), cells...)
-	l := bt - bf
-	for i := bi0; i < bi1; i++ {
-		for k := bf; k < bt; k++ {
-			p := bf + (k-bf+bs)%l
-			if vertical {
-				cells[p*n+i] = old[k*n+i]
-			} else {
-				cells[i*n+p] = old[i*n+k]
-			}
-		}
-	}
-	if a.cost(cells) < before-1e-6 {
-		return true
-	}
-	copy(cells, old) // a gain within rounding: not a move
-	return false
 }

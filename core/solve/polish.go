@@ -12,30 +12,35 @@ import (
 // repair's moves of whole lines, bands and blocks lowers the cost: a fog's
 // rows each holding their own pieces in the wrong order (16×16
 // misty-pines: the top six rows, 45 pieces), a reflection's block of three
-// rows whose pieces sit two columns over (12×12 night-city). Two of the
-// moves the 32×32 search ends with reach them: each row and each column
+// rows whose pieces sit two columns over (12×12 night-city), a band turned
+// round its wrap but for a few pieces of its last line (12×12 misty-pines
+// under another shuffle). Three moves reach them: each row and each column
 // filled again by the refill beam between its fixed neighbours
-// (refillLines), and annealing the loose part (annealLoose). Each runs by
-// MGC and by the blend, the four on both cores at once; a result is kept
-// only where all four measures — MGC, the blend and both side means —
-// price it lower, and of those MGC's cheapest wins; where that is an
-// annealing's, the frame repair by either measure then runs on it, kept on
-// the same terms. A result that moves more than one cell in polishReach is
-// not a polish but a new frame, and is not kept: on 12×12 night-city the
-// blend's annealing followed by its frame repair wraps the bottom three
-// rows to the top, cheaper than the answer by every measure, and the
-// answer's frame is the true one. (There MGC's result is cheaper still, so
-// on the survey the bound changed only snow-field 16×16, a scene of tied
-// pieces.) A second round, and filling small windows again
-// (refillWindows), won nothing more on the survey for twice and three
-// times the time (README, "Polishing up to 16×16").
+// (refillLines), annealing the loose part (annealLoose, as the 32×32
+// search ends), and a band of whole lines turned with the lines at its
+// edges refilled (turnAndRefill). Each runs by MGC and by the blend, the
+// six on both cores at once; a result is kept only where all four
+// measures — MGC, the blend and both side means — price it lower, and of
+// those MGC's cheapest wins; where that is an annealing's, the frame repair
+// by either measure then runs on it, kept on the same terms. A result that
+// moves more than one cell in polishReach is not a polish but a new frame,
+// and is not kept: on 12×12 night-city the blend's annealing followed by
+// its frame repair wraps the bottom three rows to the top, cheaper than
+// the answer by every measure, and the answer's frame is the true one.
+// (There MGC's result is cheaper still: on the survey, under three
+// shuffles, nothing hangs on the bound; at one cell in four it refused
+// misty-pines's band turn, 59 cells.) A second round, and
+// filling small windows again (refillWindows), won little more on the
+// survey for much more time (README, "Polishing up to 16×16").
 
 // polishReach is as above; polishLineWidth is the refill beam's width for
 // one line (8, 16 and 64 states won the same on the survey; 64 took six
-// times as long).
+// times as long); polishTurns is how many band turns turnAndRefill tries
+// in each direction.
 const (
-	polishReach     = 4
+	polishReach     = 2
 	polishLineWidth = 8
+	polishTurns     = 8
 )
 
 // polish returns cells (an n×n rect answer, cell → piece) polished as
@@ -75,7 +80,7 @@ func polish(n int, sides []puzzle.Sides, cm, by *compatMatrix, ms *measures, cel
 	}
 	refillLines := func(a *assembly, x []int) []int { a.refillLines(x); return x }
 	annealLoose := func(a *assembly, x []int) []int { x, _ = a.annealLoose(x); return x }
-	next, step := better(refillLines, annealLoose)
+	next, step := better(refillLines, annealLoose, (*assembly).turnAndRefill)
 	if next == nil {
 		return cells
 	}
@@ -167,4 +172,68 @@ func (a *assembly) refillLines(cells []int) bool {
 		changed = true
 	}
 	return changed
+}
+
+// turnAndRefill tries the polishTurns band turns (bands.go) of rows, and
+// of columns, that lower the cost most or raise it least, each with the
+// lines at its two edges, inside and out, filled again by the refill beam,
+// and returns the cheapest result if it costs less than cells (else
+// cells). A band that grew round the wrong side of a wrap often has one
+// edge line only partly turned — its other pieces already in place — so
+// that turning the band alone costs more and refilling the line alone
+// cannot move the rest (12×12 misty-pines under another shuffle: its top
+// five rows five columns over but for six pieces of the fifth).
+func (a *assembly) turnAndRefill(cells []int) []int {
+	n := a.n
+	cur := a.cost(cells)
+	best := cells
+	for _, vertical := range [2]bool{false, true} {
+		type cand struct {
+			d  float64
+			tr bandTurn
+		}
+		var turns []cand // the polishTurns cheapest, cheapest first
+		a.eachBandTurn(cells, vertical, func(d float64, tr bandTurn) {
+			if tr.f > 0 || tr.t < n || len(turns) == polishTurns && d >= turns[len(turns)-1].d {
+				return
+			}
+			i, _ := slices.BinarySearchFunc(turns, d, func(c cand, d float64) int {
+				if c.d <= d {
+					return -1
+				}
+				return 1
+			})
+			turns = slices.Insert(turns, i, cand{d, tr})
+			if len(turns) > polishTurns {
+				turns = turns[:polishTurns]
+			}
+		})
+		line := make([]int, n)
+		for _, c := range turns {
+			x := slices.Clone(cells)
+			c.tr.apply(n, x, cells, vertical)
+			for k, b := range [4]int{c.tr.i0 - 1, c.tr.i0, c.tr.i1 - 1, c.tr.i1} {
+				if b < 0 || b >= n || k == 2 && b == c.tr.i0 {
+					continue // off the grid, or a band one line thick
+				}
+				for j := range n {
+					if vertical {
+						line[j] = j*n + b
+					} else {
+						line[j] = b*n + j
+					}
+				}
+				for range 2 {
+					if f := a.refill(x, line, polishLineWidth); f != nil && a.cost(f) < a.cost(x)-1e-6 {
+						x = f
+					}
+					slices.Reverse(line)
+				}
+			}
+			if c := a.cost(x); c < cur-1e-6 {
+				best, cur = x, c
+			}
+		}
+	}
+	return best
 }
