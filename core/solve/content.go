@@ -118,17 +118,17 @@ func SolveContent(in ContentInput) (*ContentResult, error) {
 // true partners first, and the answers MGC loses there cost less than the
 // truth by MGC, not by the blend (fruit-market 16×16 0.965 → 1, moonlit-bay
 // 0.969 → 0.984); the blend's frame is cut by MGC's sureness first. Where
-// the two answers differ in more of the grid than
-// blendOverrules allows, both side means must price the blend's lower too
-// (alpine-lake 12×12 and 16×16: the truth's picture). Then the bands and
-// corner blocks the blend would turn are turned where both side means agree
-// (turnByBlend), and the answer is polished (polish.go). Above 16×16 it fills a large loose part a third time
-// (refillLoose), the whole search runs again on a lighter blend and then
-// on the side means (searchBlended, searchSideMeans), and small windows of
-// the answer are filled again (refillWindows). Last, pieces, segments and
-// blocks of a vouched-for answer are exchanged across the grid
-// (swapSegments) and, where that changed it, the frame repair runs once
-// more.
+// the two answers differ in more of the grid than blendOverrules allows,
+// both side means must price the blend's lower too (alpine-lake 12×12 and
+// 16×16: the truth's picture). Then the bands and corner blocks the blend
+// would turn are turned where both side means agree (turnByBlend), and the
+// answer is polished (polish.go). Above 16×16 it fills a large loose part
+// a third time (refillLoose), the whole search runs again on a lighter
+// blend and then on the side means (searchBlended, searchSideMeans), and
+// small windows of the answer are filled again (refillWindows). Last,
+// pieces, segments and blocks of a vouched-for answer are exchanged across
+// the grid (swapSegments) and, where that changed it, the frame repair
+// runs once more.
 func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, ms *measures) (cells, twins []int) {
 	if !shaped && ms != nil && n > rectBeamMax && n <= reframeAllMax {
 		var alt []int

@@ -29,9 +29,9 @@ import (
 // the answer by every measure, and the answer's frame is the true one.
 // (There MGC's result is cheaper still: on the survey, under three
 // shuffles, nothing hangs on the bound; at one cell in four it refused
-// misty-pines's band turn, 59 cells.) A second round, and
-// filling small windows again (refillWindows), won little more on the
-// survey for much more time (README, "Polishing up to 16×16").
+// misty-pines's band turn, 59 cells.) A second round, and filling small
+// windows again (refillWindows), won little more on the survey for much
+// more time (README, "Polishing up to 16×16").
 
 // polishReach is as above; polishLineWidth is the refill beam's width for
 // one line (8, 16 and 64 states won the same on the survey; 64 took six
@@ -80,12 +80,13 @@ func polish(n int, sides []puzzle.Sides, cm, by *compatMatrix, ms *measures, cel
 	}
 	refillLines := func(a *assembly, x []int) []int { a.refillLines(x); return x }
 	annealLoose := func(a *assembly, x []int) []int { x, _ = a.annealLoose(x); return x }
+	const annealing = 1 // annealLoose's index below
 	next, step := better(refillLines, annealLoose, (*assembly).turnAndRefill)
 	if next == nil {
 		return cells
 	}
 	cells = next
-	if step == 1 {
+	if step == annealing {
 		// What the exchanges brought near its place the frame repair's
 		// moves finish, as after anneal. (A refill keeps each line's
 		// pieces in their line: on the survey no repair after it won.)
