@@ -8,6 +8,13 @@ import (
 	"github.com/jigbench/jigbench/core/puzzle"
 )
 
+// randomRectAssembly is randomSeams made a rect sheet's assembly, with the
+// index the refill beam reads.
+func randomRectAssembly(n int, rng *rand.Rand) *assembly {
+	r := randomSeams(n, rng)
+	return newAssembly(n, make([]puzzle.Sides, n*n), &compatMatrix{m: n * n, d: [2][]float32{r.right, r.down}}, false)
+}
+
 // TestRefillLinesRestoresLines: on grids of random seams whose true seams
 // are the cheapest, the pieces of three rows, or of three columns, none
 // beside another, each put in a random order within their line are all
@@ -16,8 +23,7 @@ func TestRefillLinesRestoresLines(t *testing.T) {
 	for seed := range uint64(8) {
 		rng := rand.New(rand.NewPCG(seed, 13))
 		n := 8 + int(seed%2)*4
-		r := randomSeams(n, rng)
-		a := newAssembly(n, make([]puzzle.Sides, n*n), &compatMatrix{m: n * n, d: [2][]float32{r.right, r.down}}, false)
+		a := randomRectAssembly(n, rng)
 		cells := identity(n * n)
 		vertical := seed%4 >= 2
 		for _, i := range []int{1, n / 2, n - 2} {
@@ -56,8 +62,7 @@ func TestTurnAndRefillRestoresWrappedBand(t *testing.T) {
 	for seed := range uint64(8) {
 		rng := rand.New(rand.NewPCG(seed, 17))
 		n := 8 + int(seed%2)*4
-		r := randomSeams(n, rng)
-		a := newAssembly(n, make([]puzzle.Sides, n*n), &compatMatrix{m: n * n, d: [2][]float32{r.right, r.down}}, false)
+		a := randomRectAssembly(n, rng)
 		vertical := seed%4 >= 2
 		thick, shift := 2+rng.IntN(n/2), 1+rng.IntN(n-1)
 		cells := turnBand(n, identity(n*n), vertical, 0, thick, 0, n, shift)
