@@ -182,6 +182,11 @@ func newAssembly(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool) *as
 	return a
 }
 
+// matrix returns a's seams as a compatMatrix (the same slices, not copies).
+func (a *assembly) matrix() *compatMatrix {
+	return &compatMatrix{m: a.m, d: [2][]float32{dirRight: a.right, dirDown: a.down}}
+}
+
 // index builds the twin groups, the signature buckets and the hash keys.
 func (a *assembly) index() {
 	m := a.m

@@ -134,8 +134,10 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 		var alt []int
 		var by *compatMatrix
 		cells, twins, alt, by = arrangeBeside(n, sides, cm, func() *compatMatrix { return ms.blend(blendWeight) })
+		// One assembly of each measure serves the frame cut, the band turns
+		// and the polish below.
+		byMGC, byBlend := newAssembly(n, sides, cm, false), newAssembly(n, sides, by, false)
 		if alt != nil {
-			byMGC := newAssembly(n, sides, cm, false)
 			// The blend's frame is cut where MGC's seams are least sure,
 			// as MGC's own is (cutBySureness): the blend, which rewards a
 			// smooth continuation, can price a wrap through two plain
@@ -148,9 +150,9 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 			cheaperBy(n, alt, cells, ms.sideMeans(0), ms.sideMeans(1)))) {
 			cells = alt
 		}
-		if cells != nil && by != nil {
-			cells = turnByBlend(n, sides, by, ms, cells)
-			cells = polish(n, sides, cm, by, ms, cells)
+		if cells != nil {
+			cells = turnByBlend(byBlend, ms, cells)
+			cells = polish(byMGC, byBlend, ms, cells)
 		}
 		return cells, twins
 	}
@@ -322,9 +324,10 @@ func SolveContentDir(dir, sheetFile string) (*puzzle.PublicInstance, *ContentRes
 // blend by prices lowest, each only where both side means price it lower
 // too: where MGC alone prices the truth dearer, MGC's own repair cannot
 // turn it back (12×12 fruit-market: its bottom four rows seven columns
-// over, 40 below the truth by MGC and 40 above it by the other three).
-func turnByBlend(n int, sides []puzzle.Sides, by *compatMatrix, ms *measures, cells []int) []int {
-	a := newAssembly(n, sides, by, false)
+// over, 40 below the truth by MGC and 40 above it by the other three). a
+// is the blend's assembly.
+func turnByBlend(a *assembly, ms *measures, cells []int) []int {
+	n := a.n
 	for moved := true; moved; {
 		moved = false
 		for _, vertical := range [2]bool{false, true} {

@@ -3,8 +3,6 @@ package solve
 import (
 	"cmp"
 	"slices"
-
-	"github.com/jigbench/jigbench/core/puzzle"
 )
 
 // Polishing a rect answer from 9×9 to 16×16. The searches there end in a
@@ -45,9 +43,12 @@ const (
 
 // polish returns cells (an n×n rect answer, cell → piece) polished as
 // above, where MGC's best-buddy seams leave a large loose part
-// (buddyShare under blendBelow); cm holds MGC's seams, by the blend's.
-func polish(n int, sides []puzzle.Sides, cm, by *compatMatrix, ms *measures, cells []int) []int {
-	searches := []*assembly{newAssembly(n, sides, cm, false), newAssembly(n, sides, by, false)}
+// (buddyShare under blendBelow); byMGC and byBlend are the assemblies of
+// MGC's seams and the blend's.
+func polish(byMGC, byBlend *assembly, ms *measures, cells []int) []int {
+	n := byMGC.n
+	cm, by := byMGC.matrix(), byBlend.matrix()
+	searches := []*assembly{byMGC, byBlend}
 	if !(searches[0].buddyShare(cells) < blendBelow) {
 		return cells
 	}
