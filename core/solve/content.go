@@ -151,8 +151,22 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 			cells = alt
 		}
 		if cells != nil {
+			before := cells
 			cells = turnByBlend(byBlend, ms, cells)
 			cells = polish(byMGC, byBlend, ms, cells)
+			if differ(before, cells) > 0 {
+				// A turn can leave the whole answer round its wrap, which
+				// no turn or polish moves (768-pixel 12×12 bookshelf: four
+				// columns over, PA 0 → 1): it is cut again as above, kept
+				// only where all four measures price the cut lower (on
+				// 12×12 night-city MGC's sureness alone cut its polished
+				// answer wrongly, 0.958 → 0).
+				cut := slices.Clone(cells)
+				byMGC.cutBySureness(cut, byMGC.seamFloors())
+				if differ(cut, cells) > 0 && cheaperBy(n, cut, cells, cm, by, ms.sideMeans(0), ms.sideMeans(1)) {
+					cells = cut
+				}
+			}
 		}
 		return cells, twins
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jigbench/jigbench/core/puzzle"
 	"github.com/jigbench/jigbench/core/render"
+	"github.com/jigbench/jigbench/core/render/demo"
 )
 
 // TestResidualContinuesRamp: on a picture whose colour grows by one level a
@@ -173,6 +174,26 @@ func TestBlendJudgesAt16(t *testing.T) {
 func TestBlendFrameCutByMGC(t *testing.T) {
 	if _, correct, _ := solveSheet(t, generateDemo(t, "fruit-market", 12, 7), true); correct < 144 {
 		t.Errorf("fruit-market 12×12 rect, seed 7: %d cells right, want 144", correct)
+	}
+}
+
+// TestFrameCutAfterTurns: on a 768-pixel sheet of 12×12 bookshelf both
+// searches end with the picture's last four columns turned six rows down
+// and wrapped to its left; the blend's band turn puts their rows back,
+// leaving the whole answer four columns round its wrap (PA 0), which the
+// turns and the polish do not move. Cut again where MGC's seams are least
+// sure — the cut kept only where all four measures price it lower — it is
+// the truth.
+func TestFrameCutAfterTurns(t *testing.T) {
+	img, err := demo.Image("bookshelf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := puzzle.DefaultOptions()
+	opt.Size = 768
+	gen := generate(t, render.SourceFromImage("bookshelf", img), 12, 1, opt)
+	if _, correct, _ := solveSheet(t, gen, true); correct < 144 {
+		t.Errorf("bookshelf 12×12 rect at 768 px: %d cells right, want 144", correct)
 	}
 }
 
