@@ -125,7 +125,8 @@ func SolveContent(in ContentInput) (*ContentResult, error) {
 // answer is polished (polish.go). Above 16×16 it fills a large loose part
 // a third time (refillLoose), the whole search runs again on a lighter
 // blend and then on the side means (searchBlended, searchSideMeans), and
-// small windows of the answer are filled again (refillWindows). Last,
+// windows of the answer, small then large, are filled again
+// (refillWindows). Last,
 // pieces, segments and blocks of a vouched-for answer are exchanged across
 // the grid (swapSegments) and, where that changed it, the frame repair
 // runs once more.

@@ -31,7 +31,7 @@ import (
 // alone are tried again (polishTurnRounds): lines refilled can make one
 // pay. A second round of all three steps won only tied pieces more on the
 // survey, for twice the time on the benchmark's answer (whose first round
-// keeps a refill); filling small windows again (refillWindows) won little
+// keeps a refill); filling 6 × 6 windows again (refillWindows) won little
 // more for much more time (README, "Polishing up to 16×16").
 
 // polishReach is as above; polishLineWidth is the refill beam's width for

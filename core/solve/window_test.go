@@ -22,6 +22,22 @@ func TestRefillWindowsRestoresBlock(t *testing.T) {
 	wantRestored(t, truth, cells, a.refillWindows)
 }
 
+// TestRefillWindowsRestoresLargeBlock: a shuffled 12×12 block, whose
+// pieces lie up to 12 cells from their own — further than a 6-cell window
+// reaches — is put back by a 16-cell window (windowSides).
+func TestRefillWindowsRestoresLargeBlock(t *testing.T) {
+	const n = 24
+	a := syntheticAssembly(n, 24)
+	truth := identity(n * n)
+	block := cellsIn(n, 2, 13, 2, 13)
+	cells := slices.Clone(truth)
+	rng := rand.New(rand.NewPCG(25, 26))
+	for i, j := range rng.Perm(len(block)) {
+		cells[block[i]] = truth[block[j]]
+	}
+	wantRestored(t, truth, cells, a.refillWindows)
+}
+
 // wantRestored checks that repair leaves the true arrangement alone and
 // that it reports a change to cells (the truth disturbed) and restores it.
 func wantRestored(t *testing.T, truth, cells []int, repair func([]int) bool) {
@@ -40,6 +56,29 @@ func wantRestored(t *testing.T, truth, cells []int, repair func([]int) bool) {
 
 // TestRectWindowsRefilled: Storm.jpg's 32×32 rect answer (1024 px, seed
 // 2) after the blended search (PA 0.758) is wrong in its sky, pieces a few
-// cells from their own along the gradient; refilling windows places them
-// (0.811).
-func TestRectWindowsRefilled(t *testing.T) { wantRect32(t, "Storm.jpg", "", 0.80) }
+// cells from their own along the gradient and, at its top right, a wedge
+// of segments a row or a few columns off; the 6-cell windows place the
+// first (0.811), the 16-cell ones, filled from the corner beside fixed
+// cells, the wedge (0.980).
+func TestRectWindowsRefilled(t *testing.T) { wantRect32(t, "Storm.jpg", "", 0.97) }
+
+// TestWindowOrder: a window fills from the corner beside fixed cells — the
+// top left inside the grid, bottom-up on the grid's top edge, right to left
+// on its left edge.
+func TestWindowOrder(t *testing.T) {
+	const n = 4
+	for _, tc := range []struct {
+		r0, r1, c0, c1 int
+		want           []int
+	}{
+		{1, 3, 1, 3, []int{5, 6, 9, 10}},  // inside
+		{0, 2, 2, 4, []int{6, 7, 2, 3}},   // top edge, right edge
+		{0, 2, 0, 2, []int{5, 4, 1, 0}},   // top-left corner
+		{2, 4, 0, 2, []int{9, 8, 13, 12}}, // left edge, bottom edge
+		{0, 4, 0, 4, identity(16)},        // the whole grid: no side fixed
+	} {
+		if got := windowOrder(n, tc.r0, tc.r1, tc.c0, tc.c1); !slices.Equal(got, tc.want) {
+			t.Errorf("rows %d–%d, columns %d–%d: %v, want %v", tc.r0, tc.r1-1, tc.c0, tc.c1-1, got, tc.want)
+		}
+	}
+}
