@@ -10,28 +10,24 @@ import (
 // seam costs 1, every other 5–9) a shuffled 4×4 block inside the grid is
 // put back by the window around it, and the truth is left alone.
 func TestRefillWindowsRestoresBlock(t *testing.T) {
-	const n = 12
-	a := syntheticAssembly(n, 21)
-	truth := identity(n * n)
-	block := cellsIn(n, 3, 6, 5, 8)
-	cells := slices.Clone(truth)
-	rng := rand.New(rand.NewPCG(22, 23))
-	for i, j := range rng.Perm(len(block)) {
-		cells[block[i]] = truth[block[j]]
-	}
-	wantRestored(t, truth, cells, a.refillWindows)
+	wantWindowsRestore(t, 12, 21, cellsIn(12, 3, 6, 5, 8))
 }
 
 // TestRefillWindowsRestoresLargeBlock: a shuffled 12×12 block, whose
 // pieces lie up to 12 cells from their own — further than a 6-cell window
 // reaches — is put back by a 16-cell window (windowSides).
 func TestRefillWindowsRestoresLargeBlock(t *testing.T) {
-	const n = 24
-	a := syntheticAssembly(n, 24)
+	wantWindowsRestore(t, 24, 24, cellsIn(24, 2, 13, 2, 13))
+}
+
+// wantWindowsRestore shuffles the cells of block on the n×n synthetic
+// puzzle of seed and wants refillWindows to put them back.
+func wantWindowsRestore(t *testing.T, n int, seed uint64, block []int) {
+	t.Helper()
+	a := syntheticAssembly(n, seed)
 	truth := identity(n * n)
-	block := cellsIn(n, 2, 13, 2, 13)
 	cells := slices.Clone(truth)
-	rng := rand.New(rand.NewPCG(25, 26))
+	rng := rand.New(rand.NewPCG(seed+1, seed+2))
 	for i, j := range rng.Perm(len(block)) {
 		cells[block[i]] = truth[block[j]]
 	}
