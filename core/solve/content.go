@@ -126,10 +126,9 @@ func SolveContent(in ContentInput) (*ContentResult, error) {
 // a third time (refillLoose), the whole search runs again on a lighter
 // blend and then on the side means (searchBlended, searchSideMeans), and
 // windows of the answer, small then large, are filled again
-// (refillWindows). Last,
-// pieces, segments and blocks of a vouched-for answer are exchanged across
-// the grid (swapSegments) and, where that changed it, the frame repair
-// runs once more.
+// (refillWindows). Last, pieces, segments and blocks of a vouched-for
+// answer are exchanged across the grid (swapSegments) and, where that
+// changed it, the frame repair runs once more.
 func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, ms *measures) (cells, twins []int) {
 	if !shaped && ms != nil && n > rectBeamMax && n <= reframeAllMax {
 		var alt []int
@@ -138,6 +137,7 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 		// One assembly of each measure serves the frame cut, the band turns
 		// and the polish below.
 		byMGC, byBlend := newAssembly(n, sides, cm, false), newAssembly(n, sides, by, false)
+		floors := byMGC.seamFloors() // for both frame cuts below
 		if alt != nil {
 			// The blend's frame is cut where MGC's seams are least sure,
 			// as MGC's own is (cutBySureness): the blend, which rewards a
@@ -145,7 +145,7 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 			// strips below the true border (12×12 fruit-market under
 			// another shuffle: its brown top and bottom strips joined and
 			// its rows of crates cut between, PA 0 → 1).
-			byMGC.cutBySureness(alt, byMGC.seamFloors())
+			byMGC.cutBySureness(alt, floors)
 		}
 		if alt != nil && (cells == nil || cheaperBy(n, alt, cells, by) && (differ(alt, cells) <= len(cells)/blendOverrules ||
 			cheaperBy(n, alt, cells, ms.sideMeans(0), ms.sideMeans(1)))) {
@@ -163,7 +163,7 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 				// 12×12 night-city MGC's sureness alone cut its polished
 				// answer wrongly, 0.958 → 0).
 				cut := slices.Clone(cells)
-				byMGC.cutBySureness(cut, byMGC.seamFloors())
+				byMGC.cutBySureness(cut, floors)
 				if differ(cut, cells) > 0 && cheaperBy(n, cut, cells, cm, by, ms.sideMeans(0), ms.sideMeans(1)) {
 					cells = cut
 				}

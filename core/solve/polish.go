@@ -229,6 +229,7 @@ func (a *assembly) turnAndRefill(cells []int) []int {
 		for _, c := range turns {
 			x := slices.Clone(cells)
 			c.tr.apply(n, x, cells, vertical)
+			xCost := a.cost(x)
 			for k, b := range [4]int{c.tr.i0 - 1, c.tr.i0, c.tr.i1 - 1, c.tr.i1} {
 				if b < 0 || b >= n || k == 2 && b == c.tr.i0 {
 					continue // off the grid, or a band one line thick
@@ -241,14 +242,16 @@ func (a *assembly) turnAndRefill(cells []int) []int {
 					}
 				}
 				for range 2 {
-					if f := a.refill(x, line, polishLineWidth); f != nil && a.cost(f) < a.cost(x)-1e-6 {
-						x = f
+					if f := a.refill(x, line, polishLineWidth); f != nil {
+						if fc := a.cost(f); fc < xCost-1e-6 {
+							x, xCost = f, fc
+						}
 					}
 					slices.Reverse(line)
 				}
 			}
-			if c := a.cost(x); c < cur-1e-6 {
-				best, cur = x, c
+			if xCost < cur-1e-6 {
+				best, cur = x, xCost
 			}
 		}
 	}
