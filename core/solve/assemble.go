@@ -66,6 +66,8 @@ type assembly struct {
 	zFront                []uint64    // [col*m + class]: keys of the frontier
 	zRight                []uint64    // [class]: key of the newest piece's right side
 	zSig                  [81]uint64
+	// spare, when set, tells whether a core is idle beside this search.
+	spare *spareCores
 	// positive: no pair costs less than 0, so a partial sum of seams only
 	// grows and setCostUnder may stop early (nonNegative).
 	positive bool
@@ -604,7 +606,14 @@ func (a *assembly) extend(out []extension, si int32, s *beamState, r, c int) []e
 // complete arrangement, cell → piece, or nil if none completed, and the
 // look-alike links it placed by (assembly.prevTwin).
 func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width int) (cells, twins []int) {
+	return arrangeSparing(n, sides, cm, shaped, width, nil)
+}
+
+// arrangeSparing is arrange beside another search, which frees spare's
+// count of cores when it ends.
+func arrangeSparing(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width int, spare *spareCores) (cells, twins []int) {
 	base := newAssembly(n, sides, cm, shaped)
+	base.spare = spare
 	type run struct {
 		asm      *assembly
 		vertical bool

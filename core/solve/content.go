@@ -267,14 +267,17 @@ func cheaperBy(n int, x, y []int, by ...*compatMatrix) bool {
 // arrangeBeside runs arrange on a rect sheet's MGC costs cm and on the
 // costs other builds (in its own goroutine, so that building them overlaps
 // MGC's search) at once, on the two cores, and returns both answers (the
-// look-alike links MGC's) and the other costs.
+// look-alike links MGC's) and the other costs. The search that ends first
+// leaves its core to the other (spareCores).
 func arrangeBeside(n int, sides []puzzle.Sides, cm *compatMatrix, other func() *compatMatrix) (cells, twins, alt []int, by *compatMatrix) {
+	spare := &spareCores{}
 	parallelFor(2, func(i int) error {
+		defer spare.free()
 		if i == 0 {
-			cells, twins = arrange(n, sides, cm, false, beamWidth(n, false))
+			cells, twins = arrangeSparing(n, sides, cm, false, beamWidth(n, false), spare)
 		} else {
 			by = other()
-			alt, _ = arrange(n, sides, by, false, beamWidth(n, false))
+			alt, _ = arrangeSparing(n, sides, by, false, beamWidth(n, false), spare)
 		}
 		return nil
 	})

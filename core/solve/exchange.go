@@ -83,7 +83,6 @@ func (a *assembly) annealLoose(cells []int) ([]int, bool) {
 func (a *assembly) exchangeAnneal(cells, pool []int, steps int, hot, cold float64, rng *rand.Rand) {
 	cool := math.Pow(cold/hot, 1/float64(steps))
 	t := hot
-	inSet := make([]bool, a.m)
 	sc := a.newSeamCache(cells)
 	for range steps {
 		t *= cool
@@ -91,7 +90,7 @@ func (a *assembly) exchangeAnneal(cells, pool []int, steps int, hot, cold float6
 		if c1 == c2 {
 			continue
 		}
-		if d := sc.exchange(cells, c1, c2, inSet); d > 0 && !metropolis(d/t, rng.Float64()) {
+		if d := sc.exchange(cells, c1, c2); d > 0 && !metropolis(d/t, rng.Float64()) {
 			cells[c1], cells[c2] = cells[c2], cells[c1]
 		} else {
 			sc.update(cells, c1, c2)
@@ -142,34 +141,42 @@ func (sc *seamCache) update(cells []int, c1, c2 int) {
 	}
 }
 
-// exchange exchanges the pieces of cells c1 and c2 and returns the change
-// in the total cost: that of the seams touching either cell, those before
-// the exchange read from the cache (setCost's terms in setCost's order;
-// inSet is all false, and is left so).
-func (sc *seamCache) exchange(cells []int, c1, c2 int, inSet []bool) float64 {
-	n := sc.a.n
-	pair := [2]int{c1, c2}
-	inSet[c1], inSet[c2] = true, true
-	var before float64
-	for _, c := range pair {
-		r, col := c/n, c%n
+// exchange exchanges the pieces of cells c1 and c2 (c1 ≠ c2) and returns
+// the change in the total cost: that of the seams touching either cell,
+// before the exchange read from the cache and after it from the matrices,
+// each summed in setCost's order (so the change is setCost's to the bit).
+// A seam between c1 and c2 is counted once, from the cell before it.
+func (sc *seamCache) exchange(cells []int, c1, c2 int) float64 {
+	a := sc.a
+	n, m := a.n, a.m
+	cells[c1], cells[c2] = cells[c2], cells[c1]
+	var before, after float64
+	for k, c := range [2]int{c1, c2} {
+		other := c2
+		if k == 1 {
+			other = c1
+		}
+		r := int(uint32(c) / uint32(n))
+		col := c - r*n
+		x := cells[c]
 		if col+1 < n {
 			before += float64(sc.right[c])
+			after += float64(a.right[x*m+cells[c+1]])
 		}
 		if r+1 < n {
 			before += float64(sc.down[c])
+			after += float64(a.down[x*m+cells[c+n]])
 		}
-		if col > 0 && !inSet[c-1] {
+		if col > 0 && c-1 != other {
 			before += float64(sc.right[c-1])
+			after += float64(a.right[cells[c-1]*m+x])
 		}
-		if r > 0 && !inSet[c-n] {
+		if r > 0 && c-n != other {
 			before += float64(sc.down[c-n])
+			after += float64(a.down[cells[c-n]*m+x])
 		}
 	}
-	cells[c1], cells[c2] = cells[c2], cells[c1]
-	d := sc.a.setCost(cells, pair[:], inSet) - before
-	inSet[c1], inSet[c2] = false, false
-	return d
+	return after - before
 }
 
 // metropolis reports whether a change costing x temperatures is accepted by

@@ -3,6 +3,7 @@ package solve
 import (
 	"math"
 	"slices"
+	"sync/atomic"
 )
 
 // Segment merging on a complete answer of a rectangular sheet. A greedy or
@@ -37,17 +38,49 @@ func (a *assembly) rejoin(cells []int) []int {
 	cur := a.cost(cells)
 	tries := 0
 	repaired := [][]int{cells}
+	// ahead is the next try's join and repair, made beside this one on a
+	// spare core (a.spare): the one to come if this try loses.
+	var ahead, aheadCand []int
 	for i := 0; i < len(rejoinMins) && tries < rejoinTries; tries++ {
-		joined := bestRotation(a.n, a.right, a.down, a.joinSegments(cells, rejoinMins[i]))
+		joined := ahead
+		if joined == nil {
+			joined = bestRotation(a.n, a.right, a.down, a.joinSegments(cells, rejoinMins[i]))
+		}
+		cand := aheadCand
+		ahead, aheadCand = nil, nil
 		if slices.ContainsFunc(repaired, func(r []int) bool { return slices.Equal(r, joined) }) {
 			i++
 			continue
 		}
 		repaired = append(repaired, joined)
-		cand := a.reframe(slices.Clone(joined))
+		if cand == nil {
+			var next []int
+			if a.spare.any() && i+1 < len(rejoinMins) && tries+1 < rejoinTries {
+				next = bestRotation(a.n, a.right, a.down, a.joinSegments(cells, rejoinMins[i+1]))
+				if slices.ContainsFunc(repaired, func(r []int) bool { return slices.Equal(r, next) }) {
+					next = nil // the next try skips it as a repeat
+				}
+			}
+			if next == nil {
+				cand = a.reframe(slices.Clone(joined))
+			} else {
+				var nextCand []int
+				parallelFor(2, func(k int) error {
+					if k == 0 {
+						cand = a.reframe(slices.Clone(joined))
+					} else {
+						nextCand = a.reframe(slices.Clone(next))
+					}
+					return nil
+				})
+				ahead, aheadCand = next, nextCand
+				atomic.AddInt32(&a.spare.aheads, 1)
+			}
+		}
 		if c := a.cost(cand); c < cur-1e-6 {
 			cells, cur, i = cand, c, 0 // from the first again
 			repaired = append(repaired, cells)
+			ahead, aheadCand = nil, nil // made from the cells replaced
 		} else {
 			i++
 		}

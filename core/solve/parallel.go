@@ -2,6 +2,7 @@ package solve
 
 import (
 	"context"
+	"sync/atomic"
 
 	"github.com/jigbench/jigbench/core/par"
 )
@@ -10,4 +11,22 @@ import (
 // of the lowest i that failed. f must only write data owned by i.
 func parallelFor(n int, f func(i int) error) error {
 	return par.For(context.Background(), n, f)
+}
+
+// spareCores counts the cores left idle by searches running side by side
+// (arrangeBeside): when one ends, the other may use its core for work it
+// would otherwise do later (rejoin's next try). Nil means none is spare.
+type spareCores struct {
+	n      atomic.Int32
+	aheads int32 // the tries made ahead, counted atomically (tests read it)
+}
+
+// any reports whether a core is spare.
+func (s *spareCores) any() bool { return s != nil && s.n.Load() > 0 }
+
+// free records that the caller's core is idle from now on.
+func (s *spareCores) free() {
+	if s != nil {
+		s.n.Add(1)
+	}
 }
