@@ -81,11 +81,11 @@ func TestRejoinSpareCore(t *testing.T) {
 	}
 }
 
-// TestRotateBlocksLargeMatchesBySets: the shifts priced by the seams they
-// change (rotateBlocksLarge) are the moves of pricing every seam of the
+// TestRotateBlocksMatchesBySets: the shifts priced by the seams they
+// change (rotateBlocks) are the moves of pricing every seam of the
 // block (rotateBlocksBySets), on 20×20 arrangements from the truth with
 // blocks displaced to a random shuffle.
-func TestRotateBlocksLargeMatchesBySets(t *testing.T) {
+func TestRotateBlocksMatchesBySets(t *testing.T) {
 	const n = 20
 	a := syntheticAssembly(n, 3)
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -104,46 +104,48 @@ func TestRotateBlocksLargeMatchesBySets(t *testing.T) {
 	for i, start := range starts {
 		x, y := slices.Clone(start), slices.Clone(start)
 		mx := a.rotateBlocksBySets(x, a.bestMatches())
-		my := a.rotateBlocksLarge(y, a.bestMatches(), nil)
+		my := a.rotateBlocks(y, a.bestMatches(), nil)
 		if mx != my || !slices.Equal(x, y) {
-			t.Fatalf("start %d: by sets moved %v to cost %v, large moved %v to cost %v", i, mx, a.cost(x), my, a.cost(y))
+			t.Fatalf("start %d: by sets moved %v to cost %v, by changes %v to cost %v", i, mx, a.cost(x), my, a.cost(y))
 		}
 	}
 }
 
-// TestRotateBlocksLargeMatchesBySetsRandom is the same on seams of random
+// TestRotateBlocksMatchesBySetsRandom is the same on seams of random
 // fractions, true ones cheaper, from the truth with pieces exchanged and
-// from shuffles: no two prices alike, so a shift priced from another
-// block's sums would show.
-func TestRotateBlocksLargeMatchesBySetsRandom(t *testing.T) {
-	const n, m = 18, 324
+// from shuffles, on grids from 4×4 to 18×18: no two prices alike, so a
+// shift priced from another block's sums would show.
+func TestRotateBlocksMatchesBySetsRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	a := randomSeams(n, rng)
-	a.positive = nonNegative(a.right) && nonNegative(a.down)
-	for k := range 6 {
-		start := identity(m)
-		if k < 4 {
-			for range 10 * (k + 1) {
-				i, j := rng.IntN(m), rng.IntN(m)
-				start[i], start[j] = start[j], start[i]
+	for _, n := range []int{4, 7, 12, 16, 18} {
+		m := n * n
+		a := randomSeams(n, rng)
+		a.positive = nonNegative(a.right) && nonNegative(a.down)
+		for k := range 6 {
+			start := identity(m)
+			if k < 4 {
+				for range max(1, m/32) * (k + 1) {
+					i, j := rng.IntN(m), rng.IntN(m)
+					start[i], start[j] = start[j], start[i]
+				}
+			} else {
+				rng.Shuffle(m, func(i, j int) { start[i], start[j] = start[j], start[i] })
 			}
-		} else {
-			rng.Shuffle(m, func(i, j int) { start[i], start[j] = start[j], start[i] })
-		}
-		x, y := slices.Clone(start), slices.Clone(start)
-		mx := a.rotateBlocksBySets(x, a.bestMatches())
-		my := a.rotateBlocksLarge(y, a.bestMatches(), nil)
-		if mx != my || !slices.Equal(x, y) {
-			t.Fatalf("start %d: by sets moved %v to cost %v, large moved %v to cost %v", k, mx, a.cost(x), my, a.cost(y))
+			x, y := slices.Clone(start), slices.Clone(start)
+			mx := a.rotateBlocksBySets(x, a.bestMatches())
+			my := a.rotateBlocks(y, a.bestMatches(), nil)
+			if mx != my || !slices.Equal(x, y) {
+				t.Fatalf("%d×%d, start %d: by sets moved %v to cost %v, by changes %v to cost %v", n, n, k, mx, a.cost(x), my, a.cost(y))
+			}
 		}
 	}
 }
 
-// TestRotateBlocksLargeMemo: passing over the blocks the previous call
+// TestRotateBlocksMemo: passing over the blocks the previous call
 // priced on the same seams (shiftMemo) makes the moves of pricing them
 // again, over calls with a few pieces exchanged between them (or none, or
 // the shifts undone).
-func TestRotateBlocksLargeMemo(t *testing.T) {
+func TestRotateBlocksMemo(t *testing.T) {
 	const n = 20
 	a := syntheticAssembly(n, 4)
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -157,8 +159,8 @@ func TestRotateBlocksLargeMemo(t *testing.T) {
 		memo := &shiftMemo{}
 		for call := range 6 {
 			start := slices.Clone(x)
-			mx := a.rotateBlocksLarge(x, a.bestMatches(), memo)
-			my := a.rotateBlocksLarge(y, a.bestMatches(), nil)
+			mx := a.rotateBlocks(x, a.bestMatches(), memo)
+			my := a.rotateBlocks(y, a.bestMatches(), nil)
 			if mx != my || !slices.Equal(x, y) {
 				t.Fatalf("trial %d, call %d: with the memo moved %v to cost %v, without %v to cost %v", trial, call, mx, a.cost(x), my, a.cost(y))
 			}
@@ -221,4 +223,125 @@ func bestRotationPlain(n int, right, down []float32, cells []int) []int {
 		}
 	}
 	return best
+}
+
+// rotateBlocksBySets is rotateBlocks pricing each shift by every seam of
+// its block: the plain reference the tests compare with (the solver's own
+// up to 16×16 until 2026-12-06).
+func (a *assembly) rotateBlocksBySets(cells []int, best *matches) bool {
+	n := a.n
+	doubt := a.doubtful(cells, best)
+	const maxBlock, maxLen = 4, 16
+	const maxShift = 3
+	inSet := make([]bool, n*n)
+	var set, seg []int
+	// doubtBefore[line*(n+1)+k]: the doubtful cells among positions 0…k−1
+	// of line, so a block without one is skipped before it is listed.
+	doubtBefore := make([]int, n*(n+1))
+	moved := false
+	for _, vertical := range [2]bool{false, true} {
+		idx := func(line, k int) int {
+			if vertical {
+				return k*n + line
+			}
+			return line*n + k
+		}
+		for line := range n {
+			for k := range n {
+				d := 0
+				if doubt[idx(line, k)] {
+					d = 1
+				}
+				doubtBefore[line*(n+1)+k+1] = doubtBefore[line*(n+1)+k] + d
+			}
+		}
+		anyDoubt := func(i0, i1, from, to int) bool {
+			for i := i0; i < i1; i++ {
+				if doubtBefore[i*(n+1)+to] > doubtBefore[i*(n+1)+from] {
+					return true
+				}
+			}
+			return false
+		}
+		for i0 := range n {
+			for i1 := i0 + 1; i1 <= min(n, i0+maxBlock); i1++ {
+				for from := 0; from < n-1; from++ {
+					for to := from + 2; to <= n; to++ {
+						if to-from > maxLen && to < n {
+							continue // only whole lines are longer
+						}
+						if to-from > maxLen && from > 0 {
+							break
+						}
+						if !anyDoubt(i0, i1, from, to) {
+							continue
+						}
+						set = set[:0]
+						for i := i0; i < i1; i++ {
+							for k := from; k < to; k++ {
+								set = append(set, idx(i, k))
+							}
+						}
+						seg = seg[:0]
+						for _, c := range set {
+							inSet[c] = true
+							seg = append(seg, cells[c])
+						}
+						l := to - from
+						// set lists the block line by line, so set[base+k] is
+						// position from+k of line i0+base/l.
+						shift := func(d int) {
+							for base := 0; base < len(set); base += l {
+								line, piece := set[base:base+l], seg[base:base+l]
+								j := (d + l) % l
+								for _, x := range piece {
+									cells[line[j]] = x
+									if j++; j == l {
+										j = 0
+									}
+								}
+							}
+						}
+						before := a.setCost(cells, set, inSet)
+						// A shift is kept only below before−1e-6: past that
+						// its sum may stop (exactly so with no negative pair).
+						under := math.NaN()
+						if a.positive {
+							under = before - 1e-6
+						}
+						shifts := min(maxShift, l-1)
+						if l == n {
+							shifts = n / 2 // whole lines: every cyclic shift
+						}
+						// shift writes every cell of the block from seg, so a
+						// rejected shift is undone once, after the last.
+						undo := false
+						for d := 1; d <= shifts; d++ {
+							for _, sd := range [2]int{d, -d} {
+								shift(sd)
+								if after := a.setCostUnder(cells, set, inSet, under); after < before-1e-6 {
+									moved, before, undo = true, after, false
+									if a.positive {
+										under = before - 1e-6
+									}
+									for j, c := range set {
+										seg[j] = cells[c]
+									}
+								} else {
+									undo = true
+								}
+							}
+						}
+						if undo {
+							shift(0)
+						}
+						for _, c := range set {
+							inSet[c] = false
+						}
+					}
+				}
+			}
+		}
+	}
+	return moved
 }

@@ -2,10 +2,23 @@ package solve
 
 import "slices"
 
-// rotateBlocksLarge is rotateBlocks above reframeAllMax, the same moves in
-// the same order, each priced by what it changes instead of by every seam
-// of the block: shifting a block along its lines keeps the seams between
-// its lines and all but one seam inside each line, so a shift changes each
+// rotateBlocks shifts a block of whole segments — lines i0…i1−1, positions
+// from…to−1 of each — by d cells along the lines, the pieces pushed out at
+// one end coming back in at the other, in rows and in columns, while that
+// lowers the total cost; it reports whether it shifted any. A region that
+// grew from a wrong seam sits a few cells off as a whole; this moves it back.
+// Blocks are at most maxBlock lines thick (a thicker one moves in steps)
+// and maxLen long, and move up to maxShift cells (whole lines: any). Only
+// blocks with a doubtful cell (see doubtful) move: where every seam of a
+// block is a best-buddy seam, no shift is cheaper, and the search stays
+// small on a nearly right arrangement.
+//
+// Each shift is priced by what it changes, not by every seam of the block
+// (rotateBlocksBySets, the plain pricing the tests compare with, makes the
+// same moves; up to 16×16 it ran until 2026-12-06: README, "Speed
+// against generating"):
+// shifting a block along its lines keeps the seams between its lines and
+// all but one seam inside each line, so a shift changes each
 // line's two end seams and the one where it wraps, and the seams across
 // the block's two outer edges. Those are ranges of "diagonals" (the piece
 // at k beside the piece at k−δ of the next line), summed in advance per
@@ -23,7 +36,7 @@ import "slices"
 // priced on the same seams then and not shifted, so it would not be now.
 // A repair calls this up to eight times, mostly after moves elsewhere; the
 // pass's tables are kept too, and built again only where lines changed.
-func (a *assembly) rotateBlocksLarge(cells []int, best *matches, memo *shiftMemo) bool {
+func (a *assembly) rotateBlocks(cells []int, best *matches, memo *shiftMemo) bool {
 	n, m := a.n, a.m
 	doubt := a.doubtful(cells, best)
 	const maxBlock, maxLen = 4, 16
@@ -245,7 +258,7 @@ func (a *assembly) rotateBlocksLarge(cells []int, best *matches, memo *shiftMemo
 	return moved
 }
 
-// shiftMemo is what rotateBlocksLarge's passes (along rows, along columns)
+// shiftMemo is what rotateBlocks' passes (along rows, along columns)
 // saw in its previous call, for the next: see there.
 type shiftMemo struct {
 	passes [2]shiftPass
