@@ -171,8 +171,12 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 		}
 		return cells, twins
 	}
-	if shaped || n <= reframeAllMax || n > relativeMax {
+	if shaped || n <= reframeAllMax {
 		return arrange(n, sides, cm, shaped, beamWidth(n, shaped))
+	}
+	if n > relativeMax {
+		// One search: the other cores are spare for its rejoin.
+		return arrangeSparing(n, sides, cm, shaped, beamWidth(n, shaped), idleBeside())
 	}
 	cells, twins, alt, rel := arrangeBeside(n, sides, cm, cm.relative)
 	if alt != nil && (cells == nil ||

@@ -285,6 +285,37 @@ func TestColumns(t *testing.T) {
 	}
 }
 
+// TestSeamsAtEach: pricing every piece of a pool at a cell at once is
+// seamsAt for each, to the bit, with the transposes kept (8×8) and without
+// them (33×33, above columnsMax: only the pool's entries of a column read),
+// at cells with every count of filled neighbours, the scratch columns
+// reused from cell to cell.
+func TestSeamsAtEach(t *testing.T) {
+	for _, n := range []int{8, 33} {
+		m := n * n
+		rng := rand.New(rand.NewPCG(uint64(n), 5))
+		a := randomSeams(n, rng)
+		cells := rng.Perm(m)
+		for c := range cells {
+			if rng.IntN(3) == 0 {
+				cells[c] = -1
+			}
+		}
+		var scratch [2][]float32
+		for range 200 {
+			c := rng.IntN(m)
+			pool := rng.Perm(m)[:1+rng.IntN(m/4)]
+			out := make([]float64, len(pool))
+			a.seamsAtEach(cells, c, pool, out, &scratch)
+			for j, x := range pool {
+				if want := a.seamsAt(cells, c, x, seamCost); out[j] != want {
+					t.Fatalf("%d×%d: piece %d at cell %d priced %v, seamsAt %v", n, n, x, c, out[j], want)
+				}
+			}
+		}
+	}
+}
+
 // randomSeams is an n×n assembly whose seams are random fractions of
 // [0.2, 1), each true one (piece x beside x+1, above x+n) cheaper, in
 // [0, 0.1): no two prices alike, so a move priced from the wrong seams

@@ -2,6 +2,7 @@ package solve
 
 import (
 	"context"
+	"runtime"
 	"sync/atomic"
 
 	"github.com/jigbench/jigbench/core/par"
@@ -29,4 +30,11 @@ func (s *spareCores) free() {
 	if s != nil {
 		s.n.Add(1)
 	}
+}
+
+// idleBeside returns the cores spare beside one search: all but its own.
+func idleBeside() *spareCores {
+	s := &spareCores{}
+	s.n.Store(int32(runtime.GOMAXPROCS(0) - 1))
+	return s
 }
