@@ -609,8 +609,9 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 	return arrangeSparing(n, sides, cm, shaped, width, nil)
 }
 
-// arrangeSparing is arrange beside another search, which frees spare's
-// count of cores when it ends.
+// arrangeSparing is arrange told by spare (nil: never) whether a core is
+// idle beside it — another search's that has ended, or one no other search
+// uses — for its rejoin to make its next try on.
 func arrangeSparing(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width int, spare *spareCores) (cells, twins []int) {
 	base := newAssembly(n, sides, cm, shaped)
 	base.spare = spare
