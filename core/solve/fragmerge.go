@@ -38,17 +38,21 @@ func (a *assembly) rejoin(cells []int) []int {
 	cur := a.cost(cells)
 	tries := 0
 	repaired := [][]int{cells}
+	join := func(i int) []int { return bestRotation(a.n, a.right, a.down, a.joinSegments(cells, rejoinMins[i])) }
+	seen := func(x []int) bool {
+		return slices.ContainsFunc(repaired, func(r []int) bool { return slices.Equal(r, x) })
+	}
 	// ahead is the next try's join and repair, made beside this one on a
 	// spare core (a.spare): the one to come if this try loses.
 	var ahead, aheadCand []int
 	for i := 0; i < len(rejoinMins) && tries < rejoinTries; tries++ {
 		joined := ahead
 		if joined == nil {
-			joined = bestRotation(a.n, a.right, a.down, a.joinSegments(cells, rejoinMins[i]))
+			joined = join(i)
 		}
 		cand := aheadCand
 		ahead, aheadCand = nil, nil
-		if slices.ContainsFunc(repaired, func(r []int) bool { return slices.Equal(r, joined) }) {
+		if seen(joined) {
 			i++
 			continue
 		}
@@ -56,8 +60,7 @@ func (a *assembly) rejoin(cells []int) []int {
 		if cand == nil {
 			var next []int
 			if a.spare.any() && i+1 < len(rejoinMins) && tries+1 < rejoinTries {
-				next = bestRotation(a.n, a.right, a.down, a.joinSegments(cells, rejoinMins[i+1]))
-				if slices.ContainsFunc(repaired, func(r []int) bool { return slices.Equal(r, next) }) {
+				if next = join(i + 1); seen(next) {
 					next = nil // the next try skips it as a repeat
 				}
 			}
