@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"sort"
 	"strings"
 )
@@ -52,10 +53,29 @@ func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(form
 // process exit code.
 func Main(args []string) int {
 	if len(args) == 0 {
+		if msg := noDisplay(runtime.GOOS, os.Getenv); msg != "" {
+			fmt.Fprintln(os.Stderr, "jigbench: "+msg)
+			return exitFail
+		}
 		return runGUI()
 	}
 	e := &env{stdout: os.Stdout, stderr: os.Stderr, progress: isTerminal(os.Stderr)}
 	return run(e, args)
+}
+
+// noDisplay says why the app cannot open a window on a Unix desktop whose
+// environment (getenv) names no X11 or Wayland display — over ssh, in a
+// container — or returns "": without one Fyne's GLFW driver panics with a
+// stack trace instead of an error.
+func noDisplay(goos string, getenv func(string) string) string {
+	switch goos {
+	case "windows", "darwin", "ios", "android", "js", "wasip1":
+		return ""
+	}
+	if getenv("DISPLAY") != "" || getenv("WAYLAND_DISPLAY") != "" {
+		return ""
+	}
+	return "no display to open the app on (DISPLAY and WAYLAND_DISPLAY are unset); the commands of 'jigbench help' run without one"
 }
 
 // run dispatches one command line and turns its error into an exit code and

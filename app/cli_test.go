@@ -196,3 +196,36 @@ func TestUsageErrorsExit2(t *testing.T) {
 		t.Errorf("generate -h: %d %q", code, out)
 	}
 }
+
+// TestNoDisplay: on a Unix desktop without DISPLAY or WAYLAND_DISPLAY the
+// app refuses in one sentence (Fyne would panic); with either, or on systems
+// that need neither, it opens.
+func TestNoDisplay(t *testing.T) {
+	env := func(kv ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i+1 < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	for _, tc := range []struct {
+		goos   string
+		getenv func(string) string
+		refuse bool
+	}{
+		{"linux", env(), true},
+		{"freebsd", env("DISPLAY", ""), true},
+		{"linux", env("DISPLAY", ":0"), false},
+		{"linux", env("WAYLAND_DISPLAY", "wayland-0"), false},
+		{"darwin", env(), false},
+		{"windows", env(), false},
+	} {
+		msg := noDisplay(tc.goos, tc.getenv)
+		if (msg != "") != tc.refuse || strings.Contains(msg, "\n") {
+			t.Errorf("%s: noDisplay = %q; want a refusal: %v, on one line", tc.goos, msg, tc.refuse)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -108,9 +109,15 @@ func TestHeadlessStderrIsClean(t *testing.T) {
 		{[]string{"version"}, 0, 0},
 		{[]string{"demo", "list"}, 0, 0},
 		{[]string{"generate", "--image", "/nonexistent.png", "--grid", "4", "--seed", "1", "--out", t.TempDir()}, 1, 1},
+		{nil, 1, 1}, // the app, with no display to open it on (below)
 	} {
 		cmd := exec.Command(bin, tc.args...)
 		cmd.Env = append(os.Environ(), "LANG=C", "LC_ALL=")
+		if tc.args == nil {
+			cmd.Env = slices.DeleteFunc(cmd.Env, func(kv string) bool {
+				return strings.HasPrefix(kv, "DISPLAY=") || strings.HasPrefix(kv, "WAYLAND_DISPLAY=")
+			})
+		}
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		err := cmd.Run()
