@@ -20,7 +20,7 @@ var SolveTargets = map[string]map[int]float64{
 // solveScene is the demo scene the solve case uses when no image is given:
 // sky, water and tied pieces, so that every stage of the solver runs (at
 // 2560×1600 its rect sheets are not solved exactly: PA 0.95 at 16×16, 0.58
-// at 32×32, shape 1 and 0.97; README, Speed).
+// at 32×32, shape 1 and 0.97; docs/solver.md, "Large grids and speed").
 const solveScene = "harbor-town"
 
 // Solve measures `jigbench solve --mode content` on an N×N instance —

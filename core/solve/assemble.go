@@ -820,8 +820,8 @@ func penalisedCost(n int, right, down []float32, cells []int) float64 {
 const improveAllMax = 1024
 
 // shapeBeamMax is the largest grid on which shape sheets run the beams:
-// above it every beam died on the 64×64 photographs (docs: README, large
-// grids) after most of a minute, and the framed greedy alone is used.
+// above it every beam died on the 64×64 photographs (docs/solver.md, "Large
+// grids and speed") after most of a minute, and the framed greedy alone is used.
 const shapeBeamMax = 32
 
 // rectBeamMax is the largest grid on which rectangular sheets also run the

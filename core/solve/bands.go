@@ -19,7 +19,7 @@ package solve
 // 0.778 → 0, 16×16 misty-pines 0.969 → 0.605).
 //
 // Not above 16×16: on the 32×32 tables it changed many answers, by other
-// paths, for worse as often as for better (README, "Band rotations").
+// paths, for worse as often as for better (docs/solver.md, "Band rotations").
 //
 // Every block and shift is priced exactly by the seams it changes: across
 // its two edges, from running sums along the diagonals of each pair of

@@ -214,7 +214,7 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 // search on the blend places what MGC's loses (Storm.jpg 32×32 0.594 →
 // 0.758, its dusk variant 0.723 → 0.959), but on sunset-sea it finds an
 // answer cheaper by both measures and further from the truth (PA 0.744 →
-// 0.439), whose own evidence vouches for less of it (README, "A second
+// 0.439), whose own evidence vouches for less of it (docs/solver.md, "A second
 // seam measure").
 func searchBlended(byMGC *assembly, ms *measures, cells []int) []int {
 	n := byMGC.n
@@ -237,7 +237,7 @@ func searchBlended(byMGC *assembly, ms *measures, cells []int) []int {
 // gains are in smooth gradients (Storm.jpg's dusk variant 0.963 → 0.998,
 // the first; its water variant 0.484 → 0.925, the second); where it loses,
 // a few pieces of a near-identical sky or blur, nothing the solver measures
-// says the answer it replaces was better (README, "A third seam measure").
+// says the answer it replaces was better (docs/solver.md, "A third seam measure").
 func searchSideMeans(byMGC *assembly, ms *measures, cells []int) []int {
 	for i := range ms.means {
 		if !largeLoosePart(byMGC.buddyShare(cells)) {

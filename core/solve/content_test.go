@@ -149,7 +149,7 @@ const photoDir = "/usr/share/backgrounds/mate/nature"
 // its absolute path (the surveys' held-out sets); a name ending in
 // "#square" is the largest square at the picture's centre, so that a
 // held-out set is the installed files themselves, cut the same way each
-// time (README, held-out photographs).
+// time (docs/solver.md, "Held-out photographs").
 func loadPhoto(t testing.TB, name string) *render.Source {
 	t.Helper()
 	path, square := strings.CutSuffix(name, "#square")
@@ -259,7 +259,7 @@ func checkExact(t *testing.T, what string, n, correct int, picture bool) {
 // classical view of the shape ablation, content alone. It must be exact on
 // stained-glass, flower-meadow and coral-reef at 4, 8, 12 and 16; on
 // harbor-town and fruit-market it reports PA (their 16×16s hold pieces
-// that tie or nearly tie; see the README) and checks the answer is a
+// that tie or nearly tie; see docs/solver.md) and checks the answer is a
 // permutation.
 func TestContentRect(t *testing.T) {
 	exact := map[string]bool{"stained-glass": true, "flower-meadow": true, "coral-reef": true}

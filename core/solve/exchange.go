@@ -20,7 +20,7 @@ import (
 // accepts a dearer exchange with probability exp(−Δ/T) while T cools, and
 // the result is kept when the total cost fell. Rounds repeat while they
 // lower it, each from the new largest region; the frame repair then runs
-// once more. On the 32×32 rect table (README) Wood 0.883 → 0.921,
+// once more. On the 32×32 rect table (docs/solver.md) Wood 0.883 → 0.921,
 // YellowFlower 0.866 → 0.896, sunset-sea 0.713 → 0.744, for 0.1–0.5 s.
 
 // annealRounds bounds the rounds; annealStepsPerCell × the pool's cells is

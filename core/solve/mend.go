@@ -17,7 +17,7 @@ import (
 // each part large, a part is moved to the other's offset (the pieces it
 // lands on take the cells it leaves), polished and refilled
 // (refillDoubtful), and kept if the total cost falls; the split segments
-// are taken again until no move is kept (README, "Mending split
+// are taken again until no move is kept (docs/solver.md, "Mending split
 // segments"). Garden: PA 0.780 → 0.9995, cheaper than the truth.
 
 // mendTries is the most moves tried in all: each costs a polish and a

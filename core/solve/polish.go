@@ -32,7 +32,7 @@ import (
 // pay. A second round of all three steps won only tied pieces more on the
 // survey, for twice the time on the benchmark's answer (whose first round
 // keeps a refill); filling 6 × 6 windows again (refillWindows) won little
-// more for much more time (README, "Polishing up to 16×16").
+// more for much more time (docs/solver.md, "Polishing up to 16×16").
 
 // polishReach is as above; polishLineWidth is the refill beam's width for
 // one line (8, 16 and 64 states won the same on the survey; 64 took six

@@ -20,12 +20,12 @@ import (
 // it is and, where pieces do not interlock, grown by one cell (the cells at
 // the region's edge are where a wrong piece joins it by a seam that
 // happens to be a best buddy), each polished; the cheapest is kept if it
-// lowers the cost (docs: README, "Refilling the doubtful part"). 32×32
+// lowers the cost (docs/solver.md, "Refilling the doubtful part"). 32×32
 // shape night-city 0.922 → 1, moonlit-bay 0.710 → 0.959, harbor-town
 // 0.954 → 0.974; 64×64 of 1024-px squares TwoWings 0.955 → 0.997,
 // LadyBird 0.959 → 1. On a rectangular sheet, where every piece fits every
 // cell, it fills the loose part of a repaired answer the same way, one way
-// round (fillsUpward), on MGC and on relative costs (refillLoose; README,
+// round (fillsUpward), on MGC and on relative costs (refillLoose; docs/solver.md,
 // "Refilling the loose part of a rect answer").
 
 // refillWidth is the refill beam's width.
@@ -121,7 +121,7 @@ func (a *assembly) refillDoubtful(cells []int) bool {
 // MGC prices lowest if it costs less than cells. Relative costs rank more
 // true partners first in smooth regions: 32×32 YellowFlower 0.896 → 0.952
 // where MGC's filling costs more than the answer; MGC's alone gives Wood
-// 0.921 → 0.989, harbor-town 0.797 → 0.891 (README, "Refilling the loose
+// 0.921 → 0.989, harbor-town 0.797 → 0.891 (docs/solver.md, "Refilling the loose
 // part of a rect answer"). Where the loose part is large (the region
 // vouched for under blendBelow of the grid) it is filled a third time, on
 // MGC with the prediction residual added (blend, residual.go; nil: not):

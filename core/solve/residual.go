@@ -17,7 +17,7 @@ import (
 // but the 32×32 search, whose gates were all measured on MGC, does worse
 // on it. So it judges a second search up to 16×16, where the search is
 // reliable, and above that only fills a large loose part a third time, MGC
-// judging the filling (arrangeContent, refillLoose; README, "A second seam
+// judging the filling (arrangeContent, refillLoose; docs/solver.md, "A second seam
 // measure").
 
 // residualCosts returns, per direction (dirRight, dirDown), the residual of

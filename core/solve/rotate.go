@@ -15,7 +15,7 @@ import "slices"
 //
 // Each shift is priced by what it changes, not by every seam of the block
 // (rotateBlocksBySets, the plain pricing the tests compare with, makes the
-// same moves; up to 16×16 it ran until 2026-12-06: README, "Speed
+// same moves; up to 16×16 it ran until 2026-12-06: docs/solver.md, "Speed
 // against generating"):
 // shifting a block along its lines keeps the seams between its lines and
 // all but one seam inside each line, so a shift changes each

@@ -14,7 +14,7 @@ import (
 // exchanged, 26.5 dearer than the truth; coral-reef's a 5 × 3 block with
 // one 25 columns away. Here three kinds of unit are each priced exchanged
 // with the cells of the same shape at some offsets, and each makes the
-// cheapest of its exchanges that lowers the total cost (README,
+// cheapest of its exchanges that lowers the total cost (docs/solver.md,
 // "Exchanging segments"):
 //   - each piece alone, with the cells beside where its best matches lie
 //     and, if its cell is doubtful, with every doubtful cell;

@@ -15,7 +15,7 @@ import "math"
 // 3,413, MGC 28,522 against 27,767; moonlit-bay 3,003 against 1,854), and
 // prices autumn-forest's truth lower where MGC prices the answer lower. In
 // texture the means say little, and as the measure of the whole search it
-// loses what MGC finds (README, "A third seam measure"): it steers two more
+// loses what MGC finds (docs/solver.md, "A third seam measure"): it steers two more
 // searches (with the steps and without), and judges them with the others.
 
 // sideMeanCosts returns, per direction (dirRight, dirDown), the side-mean
@@ -26,7 +26,7 @@ import "math"
 // less the colour one pixel inside), each over the samples where both
 // pixels are known (a label hides some). Without steps, sA = sB = 0: the
 // mean colours alone, which a single pixel's step, noisy itself, does not
-// blur (README, "A third seam measure"). A piece beside itself is +Inf.
+// blur (docs/solver.md, "A third seam measure"). A piece beside itself is +Inf.
 func sideMeanCosts(ss *seamSet, pcs []*cutPiece, steps bool) [2][]float32 {
 	m := len(pcs)
 	known := func(p *cutPiece, i int32) bool { return i >= 0 && (p.kind[i] == pxInner || p.kind[i] == pxRing) }

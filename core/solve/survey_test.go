@@ -25,7 +25,7 @@ import (
 // paths), or over the demo scenes of JIGBENCH_SURVEY_SCENES (seed 1)
 // instead, marking instances with pieces no
 // solver can tell apart as [twins k] (rectTwins, shapeTwins). It checks
-// nothing: it is the measurement behind the README's figures.
+// nothing: it is the measurement behind the figures of docs/solver.md.
 func TestSurvey(t *testing.T) {
 	modes := os.Getenv("JIGBENCH_SURVEY")
 	if modes == "" {
@@ -96,7 +96,7 @@ func TestSurvey(t *testing.T) {
 // JIGBENCH_TABLE_VARIANTS (comma-separated; empty: the picture as it is;
 // photographs only), marking instances with pieces whose cells are
 // identical (a tie no solver can break) as [twins k]. It checks nothing:
-// it is the measurement behind the README's rect table.
+// it is the measurement behind the rect tables of docs/solver.md.
 func TestSurveyTable(t *testing.T) {
 	list := os.Getenv("JIGBENCH_TABLE")
 	if list == "" {

@@ -13,7 +13,7 @@ import "slices"
 // square window of a side in windowSides, half a side apart, at least half
 // of whose cells are doubtful (a seam that is not a best-buddy one), has
 // its own pieces placed again, row by row from either end, and a filling
-// is kept when the total cost falls (README, "Refilling windows").
+// is kept when the total cost falls (docs/solver.md, "Refilling windows").
 
 // windowSides are the sides of the windows, the small first; windowWidth
 // is the beam's width and windowPasses the most passes over the grid for
@@ -21,7 +21,7 @@ import "slices"
 // ones less on YellowFlower; 256 or 2048 states gained no more than 64).
 // The large windows reach what the small ones leave where whole segments
 // sit a row or a few columns off their cells (Storm.jpg: a wedge of its
-// sky, 188 cells; README, "Refilling windows"); 20- and 24-cell windows
+// sky, 188 cells; docs/solver.md, "Refilling windows"); 20- and 24-cell windows
 // did not.
 var windowSides = [...]int{6, 16}
 
