@@ -334,3 +334,67 @@ func wantRect32(t *testing.T, name, variant string, want float64) {
 		t.Errorf("%s %s 32×32 rect: PA %.4f, want ≥ %.2f", name, variant, float64(correct)/1024, want)
 	}
 }
+
+// TestOfferFreeKeepsLowestRanks: offerFree keeps what the plain offer does
+// — the lineBranch lowest ranks among the free pieces (look-alikes only
+// once their earlier twin is used), ties in index order, a piece with an
+// infinite seam never — on ranks with many ties, with seams read from one
+// to four rows.
+func TestOfferFreeKeepsLowestRanks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	for trial := range 200 {
+		k := 1 + rng.IntN(150)
+		m := k + rng.IntN(20)
+		pieces := rng.Perm(m)[:k]
+		used := make([]uint64, (k+63)/64)
+		twin := make([]int32, k)
+		keptCost, floor := make([]float64, k), make([]float64, k)
+		for j := range k {
+			if rng.IntN(3) == 0 {
+				used[j/64] |= 1 << (j % 64)
+			}
+			twin[j] = -1
+			if j > 0 && rng.IntN(5) == 0 {
+				twin[j] = int32(rng.IntN(j))
+			}
+			keptCost[j] = float64(rng.IntN(4)) // few values: ties
+			floor[j] = float64(rng.IntN(3)) / 2
+		}
+		rows := make([][]float32, 1+trial%4)
+		for t := range rows {
+			rows[t] = make([]float32, m)
+			for x := range rows[t] {
+				rows[t][x] = float32(rng.IntN(5))
+				if rng.IntN(40) == 0 {
+					rows[t][x] = float32(math.Inf(1))
+				}
+			}
+		}
+		const cost, rank = 10, 3.5
+		var got [lineBranch]refillExt
+		nb := offerFree(&got, used, twin, pieces, keptCost, floor, rows, 2, cost, rank)
+
+		var want []refillExt
+	pieces:
+		for j := range k {
+			isUsed := func(i int32) bool { return used[i/64]&(1<<(i%64)) != 0 }
+			if isUsed(int32(j)) || twin[j] >= 0 && !isUsed(twin[j]) {
+				continue
+			}
+			d := keptCost[j]
+			for _, row := range rows {
+				v := row[pieces[j]]
+				if math.IsInf(float64(v), 1) {
+					continue pieces
+				}
+				d += float64(v)
+			}
+			want = append(want, refillExt{s: 2, j: int32(j), cost: cost + d, rank: rank + d - floor[j]})
+		}
+		slices.SortStableFunc(want, func(p, q refillExt) int { return cmp.Compare(p.rank, q.rank) })
+		want = want[:min(len(want), lineBranch)]
+		if !slices.Equal(got[:nb], want) {
+			t.Fatalf("trial %d (k %d, %d rows): offerFree kept %v, want %v", trial, k, len(rows), got[:nb], want)
+		}
+	}
+}
