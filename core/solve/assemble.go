@@ -771,6 +771,13 @@ func arrangeSparing(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 			}
 		}
 	}
+	if shaped && n > reframeAllMax && n <= shapeBeamMax && best != nil && shapeWindows(base.buddyShare(best)) {
+		// A 32×32 answer right in most of the grid can keep pieces of a
+		// calm sea or sky shuffled within their rows, a few cells from
+		// their own, where no exchange of two pieces interlocks: windows
+		// of it are filled again as on rect sheets (window.go).
+		base.refillWindows(best, shapeWindowSides)
+	}
 	if !shaped && best != nil {
 		if n > reframeAllMax {
 			best = base.reframe(best) // on the cheapest only
@@ -823,6 +830,17 @@ const improveAllMax = 1024
 // above it every beam died on the 64×64 photographs (docs/solver.md, "Large
 // grids and speed") after most of a minute, and the framed greedy alone is used.
 const shapeBeamMax = 32
+
+// shapeWindows reports whether a shape answer whose largest best-buddy
+// region covers share of the grid has its windows refilled: vouched for
+// (there is a frame to fill from) but not mostly (32×32 moonlit-bay 0.72,
+// desert-dunes 0.80, sunset-sea 0.89). The exact answers' regions cover
+// 0.93–1 of the grid and the benchmark's harbor-town 0.92, where windows
+// place nothing (harbor-town at 1024 px: 0.6 s for no change;
+// docs/solver.md, "Refilling windows of a shape answer").
+func shapeWindows(share float64) bool { return share >= vouchedShare && share < shapeWindowsBelow }
+
+const shapeWindowsBelow = 0.9
 
 // rectBeamMax is the largest grid on which rectangular sheets also run the
 // row-by-row beams. Above it they cost most of a solve (3 beams took 18 s of

@@ -190,7 +190,7 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 			cells = searchBlended(byMGC, ms, cells)
 			cells = searchSideMeans(byMGC, ms, cells)
 			if largeLoosePart(byMGC.buddyShare(cells)) {
-				byMGC.refillWindows(cells)
+				byMGC.refillWindows(cells, windowSides)
 			}
 			if byMGC.vouched(cells) && byMGC.swapSegments(cells) {
 				// Not on an answer in fragments: there nothing is right to

@@ -31,7 +31,7 @@ func wantWindowsRestore(t *testing.T, n int, seed uint64, block []int) {
 	for i, j := range rng.Perm(len(block)) {
 		cells[block[i]] = truth[block[j]]
 	}
-	wantRestored(t, truth, cells, a.refillWindows)
+	wantRestored(t, truth, cells, func(x []int) bool { return a.refillWindows(x, windowSides) })
 }
 
 // wantRestored checks that repair leaves the true arrangement alone and
@@ -76,5 +76,18 @@ func TestWindowOrder(t *testing.T) {
 		if got := windowOrder(n, tc.r0, tc.r1, tc.c0, tc.c1); !slices.Equal(got, tc.want) {
 			t.Errorf("rows %d–%d, columns %d–%d: %v, want %v", tc.r0, tc.r1-1, tc.c0, tc.c1-1, got, tc.want)
 		}
+	}
+}
+
+// TestShapeMoonlitBayWindows: moonlit-bay's 32×32 shape answer (1024 px)
+// keeps 42 pieces of its calm sea and sky shuffled within their rows (PA
+// 0.959), its best-buddy region 0.72 of the grid; refilling its 8- and
+// 16-cell windows puts 23 of them back.
+func TestShapeMoonlitBayWindows(t *testing.T) {
+	if raceEnabled || testing.Short() {
+		t.Skip("a 32×32 solve: too slow under the race detector")
+	}
+	if pa := demoShapePA(t, "moonlit-bay", 32); pa < 0.98 {
+		t.Fatalf("moonlit-bay 32×32 shape: PA %.4f, want at least 0.98", pa)
 	}
 }
