@@ -775,8 +775,10 @@ func arrangeSparing(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 		// A 32×32 answer right in most of the grid can keep pieces of a
 		// calm sea or sky shuffled within their rows, a few cells from
 		// their own, where no exchange of two pieces interlocks: windows
-		// of it are filled again as on rect sheets (window.go).
+		// of it are filled again as on rect sheets, then bands of two
+		// rows (window.go).
 		base.refillWindows(best, shapeWindowSides)
+		base.refillBands(best, 2)
 	}
 	if !shaped && best != nil {
 		if n > reframeAllMax {

@@ -1,6 +1,9 @@
 package solve
 
-import "slices"
+import (
+	"iter"
+	"slices"
+)
 
 // Refilling windows of a rect answer. Where a 32×32 answer is wrong in a
 // smooth part — a sky, a blurred background — its pieces are mostly within
@@ -48,38 +51,69 @@ func (a *assembly) refillWindows(cells []int, sides []int) bool {
 	return changed
 }
 
-// refillWindowsOf refills the windows of side × side cells, pass after
-// pass while a pass changes something.
+// refillWindowsOf refills the windows of side × side cells, half a side
+// apart, pass after pass while a pass changes something.
 func (a *assembly) refillWindowsOf(cells []int, side int) bool {
 	n := a.n
-	cur := penalisedCost(n, a.right, a.down, cells) // a misfit at gapPenalty: an answer with one is no +Inf to undercut at any price
-	changed := false
 	step := side / 2
+	return a.refillEach(cells, func(yield func(order []int) bool) {
+		for r0 := 0; r0+step < n; r0 += step {
+			for c0 := 0; c0+step < n; c0 += step {
+				if !yield(windowOrder(n, r0, min(n, r0+side), c0, min(n, c0+side))) {
+					return
+				}
+			}
+		}
+	})
+}
+
+// refillBands refills the bands of height whole rows, one row apart, as
+// the windows: on a shape answer whose calm sea keeps pieces shuffled
+// along their rows, a band of two rows places what the square windows
+// leave (32×32 moonlit-bay 1,005 → 1,018 cells; docs/solver.md,
+// "Refilling windows of a shape answer").
+func (a *assembly) refillBands(cells []int, height int) bool {
+	n := a.n
+	return a.refillEach(cells, func(yield func(order []int) bool) {
+		for r0 := 0; r0+height <= n; r0++ {
+			if !yield(windowOrder(n, r0, r0+height, 0, n)) {
+				return
+			}
+		}
+	})
+}
+
+// refillEach refills each window windows yields (its cells in the order
+// to fill them) at least half of whose cells are doubtful, from either end,
+// keeping a filling when the total cost falls, pass after pass while a pass
+// changes something (at most windowPasses), and reports whether it changed
+// cells. The cost is the penalised one: an answer with a misfit is no
+// +Inf that any filling undercuts.
+func (a *assembly) refillEach(cells []int, windows iter.Seq[[]int]) bool {
+	n := a.n
+	cur := penalisedCost(n, a.right, a.down, cells)
+	changed := false
 	for range windowPasses {
 		doubt := a.doubtful(cells, a.bestMatches())
 		moved := false
-		for r0 := 0; r0+step < n; r0 += step {
-			for c0 := 0; c0+step < n; c0 += step {
-				r1, c1 := min(n, r0+side), min(n, c0+side)
-				order := windowOrder(n, r0, r1, c0, c1)
-				doubtful := 0
-				for _, c := range order {
-					if doubt[c] {
-						doubtful++
+		for order := range windows {
+			doubtful := 0
+			for _, c := range order {
+				if doubt[c] {
+					doubtful++
+				}
+			}
+			if 2*doubtful < len(order) {
+				continue
+			}
+			for range 2 {
+				if f := a.refill(cells, order, windowWidth); f != nil {
+					if c := penalisedCost(n, a.right, a.down, f); c < cur-1e-6 {
+						copy(cells, f)
+						cur, moved = c, true
 					}
 				}
-				if 2*doubtful < len(order) {
-					continue
-				}
-				for range 2 {
-					if f := a.refill(cells, order, windowWidth); f != nil {
-						if c := penalisedCost(n, a.right, a.down, f); c < cur-1e-6 {
-							copy(cells, f)
-							cur, moved = c, true
-						}
-					}
-					slices.Reverse(order)
-				}
+				slices.Reverse(order)
 			}
 		}
 		if !moved {
