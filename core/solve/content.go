@@ -168,6 +168,21 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 					cells = cut
 				}
 			}
+			if !byMGC.vouched(cells) {
+				// In fog an answer can stay in fragments the polish does
+				// not join (16×16 misty-pines under seed 5: best-buddy
+				// seams join 0.33 of it, PA 0.746): windows and bands of
+				// two rows refilled by MGC place most of it (0.953, at the
+				// truth's cost), kept only where all four measures agree
+				// (window.go; docs/solver.md, "Refilling windows of a shape
+				// answer").
+				try := slices.Clone(cells)
+				byMGC.refillWindows(try, fragmentWindowSides)
+				byMGC.refillBands(try, 2)
+				if differ(try, cells) > 0 && cheaperBy(n, try, cells, cm, by, ms.sideMeans(0), ms.sideMeans(1)) {
+					cells = try
+				}
+			}
 		}
 		return cells, twins
 	}

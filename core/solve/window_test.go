@@ -108,3 +108,16 @@ func TestShapeMoonlitBayWindows(t *testing.T) {
 		t.Fatalf("moonlit-bay 32×32 shape: PA %.4f, want at least 0.99", pa)
 	}
 }
+
+// TestRectFragmentsRefilled: under seed 5, 16×16 misty-pines's rect answer
+// stays in fragments after the polish (best-buddy seams join 0.33 of it,
+// 191 pieces in their cells): its windows and bands of two rows place 244,
+// as cheap as the truth by all four measures.
+func TestRectFragmentsRefilled(t *testing.T) {
+	if raceEnabled || testing.Short() {
+		t.Skip("a full 16×16 solve: slow under the race detector")
+	}
+	if _, correct, _ := solveSheet(t, generateDemo(t, "misty-pines", 16, 5), true); correct < 240 {
+		t.Errorf("misty-pines 16×16 rect, seed 5: %d pieces in their cells, want at least 240", correct)
+	}
+}
