@@ -107,27 +107,13 @@ func TestRefillFramedByKeptCells(t *testing.T) {
 // every beam dies and the greedy's answer leaves pieces that do not
 // interlock at the edge of its sure region (PA 0.922); refilling what is
 // outside that region places every piece.
-func TestShapeNightCityRefilled(t *testing.T) {
-	if raceEnabled || testing.Short() {
-		t.Skip("a 32×32 solve: too slow under the race detector")
-	}
-	if pa := demoShapePA(t, "night-city", 32); pa != 1 {
-		t.Fatalf("night-city 32×32 shape: PA %.4f, want 1", pa)
-	}
-}
+func TestShapeNightCityRefilled(t *testing.T) { wantShape32(t, "night-city", 1) }
 
 // TestShapeMistyPinesRestarted: on misty-pines' 32×32 shape sheet (1024
 // px) the greedy goes wrong nearly everywhere (its best-buddy region 142
 // cells, PA 0.213), leaving nothing to refill from; the rectangular search
 // on the penalised shape costs places the lower half of the picture.
-func TestShapeMistyPinesRestarted(t *testing.T) {
-	if raceEnabled || testing.Short() {
-		t.Skip("a 32×32 solve: too slow under the race detector")
-	}
-	if pa := demoShapePA(t, "misty-pines", 32); pa < 0.5 {
-		t.Fatalf("misty-pines 32×32 shape: PA %.4f, want at least 0.5", pa)
-	}
-}
+func TestShapeMistyPinesRestarted(t *testing.T) { wantShape32(t, "misty-pines", 0.5) }
 
 // TestRefillDoubtfulLeavesLargeRegions: a doubtful part of more than
 // refillMaxCells cells (here under half the grid) is left as it is.
