@@ -771,6 +771,17 @@ func arrangeSparing(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 			}
 		}
 	}
+	if shaped && n > reframeAllMax && n <= shapeBeamMax && best != nil && (misfits(n, base.right, base.down, best) > 0 || !base.vouched(best)) && base.refillHalves(best) {
+		// An answer with pieces that do not interlock is wrong somewhere,
+		// one in fragments nearly everywhere: a large part — fog, a dark
+		// sea, a block a row or a column off — is filled again a half of
+		// the grid at a time (window.go), before the smaller windows below.
+		// An exact answer's region can be as small (32×32 fruit-market
+		// under seed 5: 0.63), where the halves would cost seconds for
+		// nothing.
+		base.reassign(best)
+		base.improve(best)
+	}
 	if shaped && n > reframeAllMax && n <= shapeBeamMax && best != nil && shapeWindows(base.buddyShare(best)) {
 		// A 32×32 answer right in most of the grid can keep pieces of a
 		// calm sea or sky shuffled within their rows, a few cells from

@@ -36,6 +36,35 @@ func TestRefillBandsRestoresRows(t *testing.T) {
 	wantRestored(t, truth, cells, func(x []int) bool { return a.refillBands(x, 2) })
 }
 
+// TestRefillHalvesRestoresBlock: pieces shuffled across most of the upper
+// half's rows and columns — far more than a window holds — are put back by
+// the beam over that half, and the truth is left alone.
+func TestRefillHalvesRestoresBlock(t *testing.T) {
+	const n, seed = 16, 7
+	a := syntheticAssembly(n, seed)
+	truth := identity(n * n)
+	cells := slices.Clone(truth)
+	block := cellsIn(n, 1, 7, 1, 14)
+	rng := rand.New(rand.NewPCG(seed+1, seed+2))
+	for i, j := range rng.Perm(len(block)) {
+		cells[block[i]] = truth[block[j]]
+	}
+	wantRestored(t, truth, cells, a.refillHalves)
+}
+
+// TestShapeHalvesRefilled: under seed 7, 32×32 night-city's shape answer
+// (1024 px) has 221 pieces out of their cells, in blocks a row or columns
+// off across its lower half, its best-buddy region 0.84 of the grid; the
+// beam over each half puts back all but 23.
+func TestShapeHalvesRefilled(t *testing.T) {
+	if raceEnabled || testing.Short() {
+		t.Skip("a 32×32 solve: too slow under the race detector")
+	}
+	if _, correct, _ := solveSheet(t, generateDemo(t, "night-city", 32, 7), false); correct < 990 {
+		t.Errorf("night-city 32×32 shape, seed 7: %d pieces in their cells, want at least 990", correct)
+	}
+}
+
 // wantWindowsRestore shuffles the cells of block on the n×n synthetic
 // puzzle of seed and wants refillWindows to put them back.
 func wantWindowsRestore(t *testing.T, n int, seed uint64, block []int) {
