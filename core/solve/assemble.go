@@ -771,18 +771,19 @@ func arrangeSparing(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 			}
 		}
 	}
-	if shaped && n > reframeAllMax && n <= shapeBeamMax && best != nil && (misfits(n, base.right, base.down, best) > 0 || !base.vouched(best)) && base.refillHalves(best) {
-		// An answer with pieces that do not interlock is wrong somewhere,
-		// one in fragments nearly everywhere: a large part — fog, a dark
-		// sea, a block a row or a column off — is filled again a half of
-		// the grid at a time (window.go), before the smaller windows below.
-		// An exact answer's region can be as small (32×32 fruit-market
-		// under seed 5: 0.63), where the halves would cost seconds for
-		// nothing.
+	// A 32×32 shape answer with pieces that do not interlock is wrong
+	// somewhere, one in fragments nearly everywhere: a large part — fog, a
+	// dark sea, a block a row or a column off — is filled again a half of
+	// the grid at a time before the windows below, and a quarter after them
+	// (window.go). An exact answer's region can be as small (fruit-market
+	// under seed 5: 0.63), where these would cost seconds for nothing.
+	shapeMid := shaped && n > reframeAllMax && n <= shapeBeamMax && best != nil // 17×17 to 32×32
+	wrong := func() bool { return misfits(n, base.right, base.down, best) > 0 || !base.vouched(best) }
+	if shapeMid && wrong() && base.refillHalves(best) {
 		base.reassign(best)
 		base.improve(best)
 	}
-	if shaped && n > reframeAllMax && n <= shapeBeamMax && best != nil && shapeWindows(base.buddyShare(best)) {
+	if shapeMid && shapeWindows(base.buddyShare(best)) {
 		// A 32×32 answer right in most of the grid can keep pieces of a
 		// calm sea or sky shuffled within their rows, a few cells from
 		// their own, where no exchange of two pieces interlocks: windows
@@ -790,6 +791,10 @@ func arrangeSparing(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 		// rows (window.go).
 		base.refillWindows(best, shapeWindowSides)
 		base.refillBands(best, 2)
+	}
+	if shapeMid && wrong() && base.refillQuarters(best) {
+		base.reassign(best)
+		base.improve(best)
 	}
 	if !shaped && best != nil {
 		if n > reframeAllMax {

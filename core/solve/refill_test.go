@@ -113,9 +113,9 @@ func TestShapeNightCityRefilled(t *testing.T) { wantShape32(t, "night-city", 1) 
 // px) the greedy goes wrong nearly everywhere (its best-buddy region 142
 // cells, PA 0.213), leaving nothing to refill from; the rectangular search
 // on the penalised shape costs places the lower half of the picture (PA
-// 0.549), and refilling each half of the grid from the other (window.go)
-// much of the fog above it (0.667).
-func TestShapeMistyPinesRestarted(t *testing.T) { wantShape32(t, "misty-pines", 0.66) }
+// 0.549), and refilling its halves and quarters (window.go) much of the
+// fog above it (0.790).
+func TestShapeMistyPinesRestarted(t *testing.T) { wantShape32(t, "misty-pines", 0.78) }
 
 // TestRefillDoubtfulLeavesLargeRegions: a doubtful part of more than
 // refillMaxCells cells (here under half the grid) is left as it is.

@@ -108,10 +108,29 @@ func (a *assembly) refillHalves(cells []int) bool {
 	})
 }
 
-// halfWidth is the beam's width on a half (refillHalves). On 32×32
-// misty-pines the halves placed 679 cells with 256 states, 695 with 512
-// and 701 with 1,024 (about 2, 3.5 and 6 s), night-city under seed 5 890,
-// 890 and 898; the rows alone with 64 states 591.
+// refillQuarters refills bands of a quarter of a shape answer's rows, an
+// eighth of them apart, as refillHalves: what a half leaves wrong is often
+// a few rows across the grid that a beam over a quarter places (32×32
+// misty-pines after the halves 683 → 809 cells right, night-city under
+// seed 5 930 → 983; docs/solver.md, "Refilling halves of a shape answer").
+func (a *assembly) refillQuarters(cells []int) bool {
+	n := a.n
+	height, step := max(n/4, 2), max(n/8, 1)
+	return a.refillEach(cells, halfWidth, 1, func(yield func(order []int) bool) {
+		for r0 := 0; r0 < n; r0 += step {
+			r1 := min(n, r0+height)
+			if !yield(windowOrder(n, r0, r1, 0, n)) || r1 == n {
+				return
+			}
+		}
+	})
+}
+
+// halfWidth is the beam's width on a half or a quarter (refillHalves,
+// refillQuarters). On 32×32 misty-pines the halves placed 679 cells with
+// 256 states, 695 with 512 and 701 with 1,024 (about 2, 3.5 and 6 s),
+// night-city under seed 5 890, 890 and 898; the rows alone with 64 states
+// 591.
 const halfWidth = 256
 
 // refillEach refills each window windows yields (its cells in the order
