@@ -25,14 +25,7 @@ func TestRefillWindowsRestoresLargeBlock(t *testing.T) {
 // truth is left alone.
 func TestRefillBandsRestoresRows(t *testing.T) {
 	const n, seed = 16, 5
-	a := syntheticAssembly(n, seed)
-	truth := identity(n * n)
-	cells := slices.Clone(truth)
-	block := cellsIn(n, 6, 7, 0, n-1)
-	rng := rand.New(rand.NewPCG(seed+1, seed+2))
-	for i, j := range rng.Perm(len(block)) {
-		cells[block[i]] = truth[block[j]]
-	}
+	a, truth, cells := shuffledSynthetic(n, seed, cellsIn(n, 6, 7, 0, n-1))
 	wantRestored(t, truth, cells, func(x []int) bool { return a.refillBands(x, 2) })
 }
 
@@ -41,14 +34,7 @@ func TestRefillBandsRestoresRows(t *testing.T) {
 // the beam over that half, and the truth is left alone.
 func TestRefillHalvesRestoresBlock(t *testing.T) {
 	const n, seed = 16, 7
-	a := syntheticAssembly(n, seed)
-	truth := identity(n * n)
-	cells := slices.Clone(truth)
-	block := cellsIn(n, 1, 7, 1, 14)
-	rng := rand.New(rand.NewPCG(seed+1, seed+2))
-	for i, j := range rng.Perm(len(block)) {
-		cells[block[i]] = truth[block[j]]
-	}
+	a, truth, cells := shuffledSynthetic(n, seed, cellsIn(n, 1, 7, 1, 14))
 	wantRestored(t, truth, cells, a.refillHalves)
 }
 
@@ -57,14 +43,7 @@ func TestRefillHalvesRestoresBlock(t *testing.T) {
 // lie in, and the truth is left alone.
 func TestRefillQuartersRestoresBand(t *testing.T) {
 	const n, seed = 16, 9
-	a := syntheticAssembly(n, seed)
-	truth := identity(n * n)
-	cells := slices.Clone(truth)
-	block := cellsIn(n, 8, 11, 0, n-1)
-	rng := rand.New(rand.NewPCG(seed+1, seed+2))
-	for i, j := range rng.Perm(len(block)) {
-		cells[block[i]] = truth[block[j]]
-	}
+	a, truth, cells := shuffledSynthetic(n, seed, cellsIn(n, 8, 11, 0, n-1))
 	wantRestored(t, truth, cells, a.refillQuarters)
 }
 
@@ -91,14 +70,22 @@ func TestShapeHalvesRefilled(t *testing.T) {
 // puzzle of seed and wants refillWindows to put them back.
 func wantWindowsRestore(t *testing.T, n int, seed uint64, block []int) {
 	t.Helper()
-	a := syntheticAssembly(n, seed)
-	truth := identity(n * n)
-	cells := slices.Clone(truth)
+	a, truth, cells := shuffledSynthetic(n, seed, block)
+	wantRestored(t, truth, cells, func(x []int) bool { return a.refillWindows(x, windowSides) })
+}
+
+// shuffledSynthetic returns the n×n synthetic puzzle of seed, its true
+// arrangement, and that arrangement with the pieces of block's cells
+// shuffled among them.
+func shuffledSynthetic(n int, seed uint64, block []int) (a *assembly, truth, cells []int) {
+	a = syntheticAssembly(n, seed)
+	truth = identity(n * n)
+	cells = slices.Clone(truth)
 	rng := rand.New(rand.NewPCG(seed+1, seed+2))
 	for i, j := range rng.Perm(len(block)) {
 		cells[block[i]] = truth[block[j]]
 	}
-	wantRestored(t, truth, cells, func(x []int) bool { return a.refillWindows(x, windowSides) })
+	return a, truth, cells
 }
 
 // wantRestored checks that repair leaves the true arrangement alone and
