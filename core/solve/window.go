@@ -109,22 +109,39 @@ func (a *assembly) refillHalves(cells []int) bool {
 }
 
 // refillQuarters refills bands of a quarter of a shape answer's rows, an
-// eighth of them apart, as refillHalves: what a half leaves wrong is often
-// a few rows across the grid that a beam over a quarter places (32×32
-// misty-pines after the halves 683 → 809 cells right, night-city under
-// seed 5 930 → 983; docs/solver.md, "Refilling halves of a shape answer").
+// eighth of them apart, then bands of a quarter of its columns the same
+// way, as refillHalves, and a second time where the first changed cells:
+// what a half leaves wrong is often a few rows across the grid that a beam
+// over a quarter places (32×32 misty-pines after the halves 683 → 809
+// cells right, night-city under seed 5 930 → 983), and what the rows'
+// quarters leave a few columns do (night-city under seed 5 983 → 994 with
+// the columns, 1,024 with the second pass; docs/solver.md, "Refilling
+// halves of a shape answer").
 func (a *assembly) refillQuarters(cells []int) bool {
 	n := a.n
 	height, step := max(n/4, 2), max(n/8, 1)
-	return a.refillEach(cells, halfWidth, 1, func(yield func(order []int) bool) {
-		for r0 := 0; r0 < n; r0 += step {
-			r1 := min(n, r0+height)
-			if !yield(windowOrder(n, r0, r1, 0, n)) || r1 == n {
-				return
+	return a.refillEach(cells, halfWidth, quarterPasses, func(yield func(order []int) bool) {
+		for _, byRow := range []bool{true, false} {
+			for l0 := 0; l0 < n; l0 += step {
+				l1 := min(n, l0+height)
+				order := windowOrder(n, l0, l1, 0, n)
+				if !byRow {
+					order = windowOrder(n, 0, n, l0, l1)
+				}
+				if !yield(order) {
+					return
+				}
+				if l1 == n {
+					break
+				}
 			}
 		}
 	})
 }
+
+// quarterPasses is the most passes of refillQuarters: night-city under
+// seed 5 needed the second (994 cells right after one, 1,024 after two).
+const quarterPasses = 2
 
 // halfWidth is the beam's width on a half or a quarter (refillHalves,
 // refillQuarters). On 32×32 misty-pines the halves placed 679 cells with
