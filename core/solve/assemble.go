@@ -771,15 +771,11 @@ func arrangeSparing(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 			}
 		}
 	}
-	// A 32×32 shape answer with pieces that do not interlock is wrong
-	// somewhere, one in fragments nearly everywhere: a large part — fog, a
-	// dark sea, a block a row or a column off — is filled again a half of
-	// the grid at a time before the windows below, and a quarter after them
-	// (window.go). An exact answer's region can be as small (fruit-market
-	// under seed 5: 0.63), where these would cost seconds for nothing.
+	// A 32×32 shape answer that is wrong somewhere (refillPays) is filled
+	// again a half of the grid at a time before the windows below, and a
+	// quarter after them (window.go).
 	shapeMid := shaped && n > reframeAllMax && n <= shapeBeamMax && best != nil // 17×17 to 32×32
-	wrong := func() bool { return misfits(n, base.right, base.down, best) > 0 || !base.vouched(best) }
-	if shapeMid && wrong() && base.refillHalves(best) {
+	if shapeMid && base.refillPays(best) && base.refillHalves(best) {
 		base.reassign(best)
 		base.improve(best)
 	}
@@ -792,7 +788,7 @@ func arrangeSparing(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 		base.refillWindows(best, shapeWindowSides)
 		base.refillBands(best, 2)
 	}
-	if shapeMid && wrong() && base.refillQuarters(best) {
+	if shapeMid && base.refillPays(best) && base.refillQuarters(best) {
 		base.reassign(best)
 		base.improve(best)
 	}

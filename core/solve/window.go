@@ -143,6 +143,31 @@ func (a *assembly) refillQuarters(cells []int) bool {
 // seed 5 needed the second (994 cells right after one, 1,024 after two).
 const quarterPasses = 2
 
+// refillPays reports whether a shape answer's halves and quarters are
+// worth refilling: it has pieces that do not interlock, so it is wrong
+// somewhere, or it is in fragments (its best-buddy region under half the
+// grid) — an exact answer's region can be as small (fruit-market under
+// seed 5: 0.63) — and fewer than an eighth of its pieces have a look-alike.
+// Where more do (the scenes of snow and sky: 193–318 of 1,024 at 32×32,
+// against at most 19 elsewhere), a refill exchanges identical pieces for
+// seconds, and what it leaves is cheaper but no nearer the picture
+// (docs/solver.md, "Refilling halves of a shape answer").
+func (a *assembly) refillPays(cells []int) bool {
+	n := a.n
+	return (misfits(n, a.right, a.down, cells) > 0 || !a.vouched(cells)) && 8*a.lookalikes() < n*n
+}
+
+// lookalikes counts the pieces with an earlier look-alike (prevTwin).
+func (a *assembly) lookalikes() int {
+	k := 0
+	for _, p := range a.prevTwin {
+		if p >= 0 {
+			k++
+		}
+	}
+	return k
+}
+
 // halfWidth is the beam's width on a half or a quarter (refillHalves,
 // refillQuarters). On 32×32 misty-pines the halves placed 679 cells with
 // 256 states, 695 with 512 and 701 with 1,024 (about 2, 3.5 and 6 s),

@@ -156,3 +156,26 @@ func TestRectFragmentsRefilled(t *testing.T) {
 		t.Errorf("misty-pines 16×16 rect, seed 5: %d pieces in their cells, want at least 240", correct)
 	}
 }
+
+// TestRefillPays: the halves and quarters run on an answer in fragments,
+// not on a right one, nor where an eighth of the pieces have a look-alike.
+func TestRefillPays(t *testing.T) {
+	const n = 16
+	a, truth, cells := shuffledSynthetic(n, 3, cellsIn(n, 0, n-1, 0, n-1))
+	if a.refillPays(truth) {
+		t.Error("refills would run on the true arrangement")
+	}
+	if !a.refillPays(cells) {
+		t.Fatal("refills would not run on a shuffled arrangement")
+	}
+	for x := range n * n / 8 {
+		a.prevTwin[2*x+1] = 2 * x // pieces 1, 3, 5, … look like the one before
+	}
+	if a.refillPays(cells) {
+		t.Errorf("refills would run with %d of %d pieces look-alikes", a.lookalikes(), n*n)
+	}
+	a.prevTwin[1] = -1
+	if !a.refillPays(cells) {
+		t.Errorf("refills would not run with %d of %d pieces look-alikes", a.lookalikes(), n*n)
+	}
+}
