@@ -126,9 +126,11 @@ func SolveContent(in ContentInput) (*ContentResult, error) {
 // a third time (refillLoose), the whole search runs again on a lighter
 // blend and then on the side means (searchBlended, searchSideMeans), and
 // windows of the answer, small then large, are filled again
-// (refillWindows). Last, pieces, segments and blocks of a vouched-for
+// (refillWindows). Then pieces, segments and blocks of a vouched-for
 // answer are exchanged across the grid (swapSegments) and, where that
-// changed it, the frame repair runs once more.
+// changed it, the frame repair runs once more. Last, where a large loose
+// part is left, the quarter along each edge is filled again by the blend
+// (refillEdgeQuarters).
 func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, ms *measures) (cells, twins []int) {
 	if !shaped && ms != nil && n > rectBeamMax && n <= reframeAllMax {
 		var alt []int
@@ -214,6 +216,10 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 				// block moves finish (coral-reef: a 4 × 4 block with its
 				// columns rotated by one, left by a block exchange).
 				copy(cells, byMGC.reframe(cells))
+			}
+			if largeLoosePart(byMGC.buddyShare(cells)) {
+				// What the windows leave along an edge (window.go).
+				cells = refillEdgeQuarters(byMGC, newAssembly(n, sides, ms.blend(blendWeight), false), ms, cells)
 			}
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/jigbench/jigbench/core/puzzle"
 )
 
 // TestRefillWindowsRestoresBlock: on a synthetic rect puzzle (each true
@@ -177,5 +179,39 @@ func TestRefillPays(t *testing.T) {
 	a.prevTwin[1] = -1
 	if !a.refillPays(cells) {
 		t.Errorf("refills would not run with %d of %d pieces look-alikes", a.lookalikes(), n*n)
+	}
+}
+
+// TestRefillEdgeQuartersRestoresEdge: an 8×8 rect answer right but for its
+// bottom quarter, whose rows sit three columns over (wrapped), comes back
+// whole; the truth is left alone.
+func TestRefillEdgeQuartersRestoresEdge(t *testing.T) {
+	const n = 8
+	gen := generateDemo(t, "harbor-town", n, 1)
+	g := newGeometry(gen.Instance.Public())
+	pcs, err := cutPieces(&g, gen.Rect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss := newSeamSet(&g, pcs)
+	cm := newCompatMatrix(ss, pcs, false)
+	ms := newMeasures(cm, ss, pcs)
+	sides := make([]puzzle.Sides, len(pcs))
+	byMGC, byBlend := newAssembly(n, sides, cm, false), newAssembly(n, sides, ms.blend(blendWeight), false)
+	truth := make([]int, n*n)
+	for id, c := range gen.Puzzle.CellOf {
+		truth[c.Row*n+c.Col] = id
+	}
+	if got := refillEdgeQuarters(byMGC, byBlend, ms, slices.Clone(truth)); !slices.Equal(got, truth) {
+		t.Fatalf("the true arrangement changed in %d cells", differ(got, truth))
+	}
+	cells := slices.Clone(truth)
+	for r := n - n/4; r < n; r++ {
+		for c := range n {
+			cells[r*n+c] = truth[r*n+(c+3)%n]
+		}
+	}
+	if got := refillEdgeQuarters(byMGC, byBlend, ms, cells); !slices.Equal(got, truth) {
+		t.Errorf("%d of the %d cells moved are still wrong", countWrong(got, truth), countWrong(cells, truth))
 	}
 }
