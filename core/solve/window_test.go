@@ -43,7 +43,7 @@ func TestRefillHalvesRestoresBlock(t *testing.T) {
 // TestRefillQuartersRestoresBand: pieces shuffled across four whole rows —
 // a quarter of the grid — or four whole columns are put back by the beam
 // over the quarter they lie in, and the truth is left alone. (No band of
-// rows holds the column's pieces: without the columns' quarters the second
+// rows holds the columns' pieces: without the columns' quarters the second
 // fails.)
 func TestRefillQuartersRestoresBand(t *testing.T) {
 	const n, seed = 16, 9
