@@ -130,7 +130,8 @@ func SolveContent(in ContentInput) (*ContentResult, error) {
 // answer are exchanged across the grid (swapSegments) and, where that
 // changed it, the frame repair runs once more. Last, where a large loose
 // part is left, the quarter along each edge is filled again by the blend
-// (refillEdgeQuarters).
+// (refillEdgeQuarters) and two pieces are exchanged wherever every measure
+// prices that lower (exchangeAgreed).
 func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, ms *measures) (cells, twins []int) {
 	if !shaped && ms != nil && n > rectBeamMax && n <= reframeAllMax {
 		var alt []int
@@ -220,6 +221,7 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 			if largeLoosePart(byMGC.buddyShare(cells)) {
 				// What the windows leave along an edge (window.go).
 				cells = refillEdgeQuarters(byMGC, newAssembly(n, sides, ms.blend(blendWeight), false), ms, cells)
+				exchangeAgreed(byMGC, ms, cells)
 			}
 		}
 	}

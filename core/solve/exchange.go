@@ -190,3 +190,79 @@ func metropolis(x, u float64) bool {
 	}
 	return u < math.Exp(-x)
 }
+
+// exchangeAgreedRounds bounds exchangeAgreed's passes over the pairs.
+const exchangeAgreedRounds = 4
+
+// exchangeAgreed exchanges two pieces of a rect answer (cell → piece, in
+// place) wherever MGC, the blend and both side means all price the
+// exchange lower, pass after pass over every pair of cells while one
+// changes something; it reports whether any did. The frame repair's swaps
+// are MGC's alone and ran before the last refills; what those leave — a
+// pair of pieces each in the other's cell along an edge the blend filled —
+// every measure the solver has calls wrong (docs/solver.md, "Exchanges
+// every measure agrees to").
+func exchangeAgreed(byMGC *assembly, ms *measures, cells []int) bool {
+	n, m := byMGC.n, byMGC.m
+	others := []*compatMatrix{ms.blend(blendWeight), ms.sideMeans(0), ms.sideMeans(1)}
+	sc := byMGC.newSeamCache(cells)
+	moved := false
+	for range exchangeAgreedRounds {
+		changed := false
+		for p := range m {
+			for q := p + 1; q < m; q++ {
+				if d := sc.exchange(cells, p, q); d < -1e-6 && lowerBy(n, cells, p, q, others) {
+					sc.update(cells, p, q)
+					changed = true
+				} else {
+					cells[p], cells[q] = cells[q], cells[p]
+				}
+			}
+		}
+		if !changed {
+			break
+		}
+		moved = true
+	}
+	return moved
+}
+
+// lowerBy reports whether the pieces of cells p and q, just exchanged in
+// cells, cost less so than before by each of by's seams.
+func lowerBy(n int, cells []int, p, q int, by []*compatMatrix) bool {
+	for _, cm := range by {
+		after := touchingCost(n, cm, cells, p, q)
+		cells[p], cells[q] = cells[q], cells[p]
+		before := touchingCost(n, cm, cells, p, q)
+		cells[p], cells[q] = cells[q], cells[p]
+		if after >= before-1e-6 {
+			return false
+		}
+	}
+	return true
+}
+
+// touchingCost is the cost by cm of the seams touching cell p or q, a seam
+// between them counted once.
+func touchingCost(n int, cm *compatMatrix, cells []int, p, q int) float64 {
+	m := n * n
+	right, down := cm.d[dirRight], cm.d[dirDown]
+	var s float64
+	for _, c := range [2]int{p, q} {
+		r, col := c/n, c%n
+		x := cells[c]
+		if col+1 < n {
+			s += float64(right[x*m+cells[c+1]])
+		}
+		if r+1 < n {
+			s += float64(down[x*m+cells[c+n]])
+		}
+		if col > 0 && c-1 != p && c-1 != q {
+			s += float64(right[cells[c-1]*m+x])
+		}
+		if r > 0 && c-n != p && c-n != q {
+			s += float64(down[cells[c-n]*m+x])
+		}
+	}
+	return s
+}

@@ -1,6 +1,7 @@
 package solve
 
 import (
+	"github.com/jigbench/jigbench/core/puzzle"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -155,4 +156,94 @@ func (a *assembly) exchange(cells []int, c1, c2 int, inSet []bool) float64 {
 	d := a.setCost(cells, pair[:], inSet) - before
 	inSet[c1], inSet[c2] = false, false
 	return d
+}
+
+// TestTouchingCost: the change in touchingCost over an exchange of two
+// cells' pieces is the change in the whole arrangement's cost, for cells
+// side by side, one above the other and apart.
+func TestTouchingCost(t *testing.T) {
+	const n = 5
+	m := n * n
+	rng := rand.New(rand.NewPCG(5, 6))
+	cm := &compatMatrix{m: m, d: [2][]float32{make([]float32, m*m), make([]float32, m*m)}}
+	for dir := range cm.d {
+		for i := range cm.d[dir] {
+			cm.d[dir][i] = rng.Float32()
+		}
+	}
+	cells := rng.Perm(m)
+	pairs := [][2]int{{6, 7}, {7, 6}, {6, 11}, {11, 6}, {0, 24}, {3, 4}, {20, 21}, {4, 9}, {12, 18}}
+	for _, pq := range pairs {
+		p, q := pq[0], pq[1]
+		before := touchingCost(n, cm, cells, p, q)
+		whole := fillingCost(n, cm.d[dirRight], cm.d[dirDown], cells)
+		cells[p], cells[q] = cells[q], cells[p]
+		after := touchingCost(n, cm, cells, p, q)
+		change := fillingCost(n, cm.d[dirRight], cm.d[dirDown], cells) - whole
+		if math.Abs(after-before-change) > 1e-4 {
+			t.Errorf("cells %d and %d: touchingCost changes by %v, the arrangement by %v", p, q, after-before, change)
+		}
+	}
+}
+
+// TestExchangeAgreed: on 8×8 harbor-town's rect sheet, three pairs of
+// pieces exchanged across the picture are put back, and the true
+// arrangement is left as it is (no single exchange is cheaper by all four
+// measures there).
+func TestExchangeAgreed(t *testing.T) {
+	const n = 8
+	gen := generateDemo(t, "harbor-town", n, 1)
+	g := newGeometry(gen.Instance.Public())
+	pcs, err := cutPieces(&g, gen.Rect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss := newSeamSet(&g, pcs)
+	cm := newCompatMatrix(ss, pcs, false)
+	ms := newMeasures(cm, ss, pcs)
+	byMGC := newAssembly(n, make([]puzzle.Sides, n*n), cm, false)
+	truth := make([]int, n*n)
+	for id, c := range gen.Puzzle.CellOf {
+		truth[c.Row*n+c.Col] = id
+	}
+	cells := slices.Clone(truth)
+	if exchangeAgreed(byMGC, ms, cells) {
+		t.Fatalf("the true arrangement changed in %d cells", differ(cells, truth))
+	}
+	for _, pq := range [][2]int{{9, 54}, {20, 21}, {30, 38}} {
+		cells[pq[0]], cells[pq[1]] = cells[pq[1]], cells[pq[0]]
+	}
+	if !exchangeAgreed(byMGC, ms, cells) || !slices.Equal(cells, truth) {
+		t.Errorf("%d cells still wrong, want 0", countWrong(cells, truth))
+	}
+}
+
+// TestLowerByWantsEveryMeasure: an exchange two measures price lower and a
+// third higher is not lower by the three.
+func TestLowerByWantsEveryMeasure(t *testing.T) {
+	const n = 2
+	m := n * n
+	flat := func(v float32) *compatMatrix {
+		cm := &compatMatrix{m: m, d: [2][]float32{make([]float32, m*m), make([]float32, m*m)}}
+		for dir := range cm.d {
+			for i := range cm.d[dir] {
+				cm.d[dir][i] = v
+			}
+		}
+		return cm
+	}
+	// Pieces 0 1 / 2 3; exchanging cells 0 and 1 makes the seam 1|0.
+	cheap, dear := flat(1), flat(1)
+	cheap.d[dirRight][1*m+0] = 0
+	dear.d[dirRight][1*m+0] = 2
+	cells := []int{1, 0, 2, 3} // exchanged already
+	if !lowerBy(n, cells, 0, 1, []*compatMatrix{cheap, cheap}) {
+		t.Error("an exchange both measures price lower is not lower by them")
+	}
+	if lowerBy(n, cells, 0, 1, []*compatMatrix{cheap, dear, cheap}) {
+		t.Error("an exchange one measure prices higher is lower by all three")
+	}
+	if !slices.Equal(cells, []int{1, 0, 2, 3}) {
+		t.Errorf("lowerBy left cells %v, want them as given", cells)
+	}
 }
