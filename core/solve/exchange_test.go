@@ -192,20 +192,8 @@ func TestTouchingCost(t *testing.T) {
 // measures there).
 func TestExchangeAgreed(t *testing.T) {
 	const n = 8
-	gen := generateDemo(t, "harbor-town", n, 1)
-	g := newGeometry(gen.Instance.Public())
-	pcs, err := cutPieces(&g, gen.Rect)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ss := newSeamSet(&g, pcs)
-	cm := newCompatMatrix(ss, pcs, false)
-	ms := newMeasures(cm, ss, pcs)
+	cm, ms, truth := rectMeasures(t, "harbor-town", n)
 	byMGC := newAssembly(n, make([]puzzle.Sides, n*n), cm, false)
-	truth := make([]int, n*n)
-	for id, c := range gen.Puzzle.CellOf {
-		truth[c.Row*n+c.Col] = id
-	}
 	cells := slices.Clone(truth)
 	if exchangeAgreed(byMGC, ms, cells) {
 		t.Fatalf("the true arrangement changed in %d cells", differ(cells, truth))

@@ -209,8 +209,11 @@ func refillEdgeQuarters(byMGC, byBlend *assembly, ms *measures, cells []int) []i
 
 // edgeWidth is the beam's width on an edge's quarter (refillEdgeQuarters):
 // on Storm.jpg under seed 5 256 and 512 states found no filling all four
-// measures price lower, 1,024 one that puts it from 0.834 to 0.950.
-const edgeWidth = 1024
+// measures price lower, 1,024 one that puts it from 0.834 to 0.950; on its
+// haze variant (a block of 150 pieces one column off along the bottom)
+// 1,024 states none, 2,048 one that puts it from 0.846 to 0.973
+// (docs/solver.md, "Refilling the edges of a rect answer").
+const edgeWidth = 2048
 
 // halfWidth is the beam's width on a half or a quarter (refillHalves,
 // refillQuarters). On 32×32 misty-pines the halves placed 679 cells with

@@ -187,21 +187,9 @@ func TestRefillPays(t *testing.T) {
 // whole; the truth is left alone.
 func TestRefillEdgeQuartersRestoresEdge(t *testing.T) {
 	const n = 8
-	gen := generateDemo(t, "harbor-town", n, 1)
-	g := newGeometry(gen.Instance.Public())
-	pcs, err := cutPieces(&g, gen.Rect)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ss := newSeamSet(&g, pcs)
-	cm := newCompatMatrix(ss, pcs, false)
-	ms := newMeasures(cm, ss, pcs)
-	sides := make([]puzzle.Sides, len(pcs))
+	cm, ms, truth := rectMeasures(t, "harbor-town", n)
+	sides := make([]puzzle.Sides, n*n)
 	byMGC, byBlend := newAssembly(n, sides, cm, false), newAssembly(n, sides, ms.blend(blendWeight), false)
-	truth := make([]int, n*n)
-	for id, c := range gen.Puzzle.CellOf {
-		truth[c.Row*n+c.Col] = id
-	}
 	if got := refillEdgeQuarters(byMGC, byBlend, ms, slices.Clone(truth)); !slices.Equal(got, truth) {
 		t.Fatalf("the true arrangement changed in %d cells", differ(got, truth))
 	}
@@ -214,4 +202,24 @@ func TestRefillEdgeQuartersRestoresEdge(t *testing.T) {
 	if got := refillEdgeQuarters(byMGC, byBlend, ms, cells); !slices.Equal(got, truth) {
 		t.Errorf("%d of the %d cells moved are still wrong", countWrong(got, truth), countWrong(cells, truth))
 	}
+}
+
+// rectMeasures cuts the rect sheet of demo scene name at n×n (seed 1) and
+// returns its MGC costs, its other measures and its true arrangement
+// (cell → piece).
+func rectMeasures(t *testing.T, name string, n int) (*compatMatrix, *measures, []int) {
+	t.Helper()
+	gen := generateDemo(t, name, n, 1)
+	g := newGeometry(gen.Instance.Public())
+	pcs, err := cutPieces(&g, gen.Rect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss := newSeamSet(&g, pcs)
+	cm := newCompatMatrix(ss, pcs, false)
+	truth := make([]int, n*n)
+	for id, c := range gen.Puzzle.CellOf {
+		truth[c.Row*n+c.Col] = id
+	}
+	return cm, newMeasures(cm, ss, pcs), truth
 }
