@@ -130,8 +130,8 @@ func SolveContent(in ContentInput) (*ContentResult, error) {
 // answer are exchanged across the grid (swapSegments) and, where that
 // changed it, the frame repair runs once more. Last, where a large loose
 // part is left, the quarter along each edge is filled again by the blend
-// (refillEdgeQuarters) and two pieces are exchanged wherever every measure
-// prices that lower (exchangeAgreed).
+// (refillEdgeQuarters), the frame repair runs once more, and two pieces are
+// exchanged wherever every measure prices that lower (exchangeAgreed).
 func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, ms *measures) (cells, twins []int) {
 	if !shaped && ms != nil && n > rectBeamMax && n <= reframeAllMax {
 		var alt []int
@@ -221,6 +221,12 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 			if largeLoosePart(byMGC.buddyShare(cells)) {
 				// What the windows leave along an edge (window.go).
 				cells = refillEdgeQuarters(byMGC, newAssembly(n, sides, ms.blend(blendWeight), false), ms, cells)
+				// The windows and edges were filled after the frame repair
+				// last ran: it runs once more, kept where every measure
+				// agrees (docs/solver.md, "The frame repair once more").
+				if try := byMGC.reframe(slices.Clone(cells)); cheaperBy(n, try, cells, cm, ms.blend(blendWeight), ms.sideMeans(0), ms.sideMeans(1)) {
+					cells = try
+				}
 				exchangeAgreed(byMGC, ms, cells)
 			}
 		}
