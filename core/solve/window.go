@@ -124,11 +124,11 @@ func (a *assembly) refillQuarters(cells []int) bool {
 		for _, byRow := range []bool{true, false} {
 			for l0 := 0; l0 < n; l0 += step {
 				l1 := min(n, l0+height)
-				order := windowOrder(n, l0, l1, 0, n)
+				r0, r1, c0, c1 := l0, l1, 0, n // a band of rows
 				if !byRow {
-					order = windowOrder(n, 0, n, l0, l1)
+					r0, r1, c0, c1 = 0, n, l0, l1
 				}
-				if !yield(order) {
+				if !yield(windowOrder(n, r0, r1, c0, c1)) {
 					return
 				}
 				if l1 == n {
