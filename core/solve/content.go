@@ -218,20 +218,40 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 				// columns rotated by one, left by a block exchange).
 				copy(cells, byMGC.reframe(cells))
 			}
-			if largeLoosePart(byMGC.buddyShare(cells)) {
-				// What the windows leave along an edge (window.go).
-				cells = refillEdgeQuarters(byMGC, newAssembly(n, sides, ms.blend(blendWeight), false), ms, cells)
-				// The windows and edges were filled after the frame repair
-				// last ran: it runs once more, kept where every measure
-				// agrees (docs/solver.md, "The frame repair once more").
-				if try := byMGC.reframe(slices.Clone(cells)); cheaperBy(n, try, cells, cm, ms.blend(blendWeight), ms.sideMeans(0), ms.sideMeans(1)) {
-					cells = try
-				}
-				exchangeAgreed(byMGC, ms, cells)
-			}
+			cells = finishAgreed(byMGC, ms, cells)
 		}
 	}
 	return cells, twins
+}
+
+// finishRounds bounds finishAgreed's rounds.
+const finishRounds = 2
+
+// finishAgreed ends the search on a rect answer (cell → piece) that still
+// has a large loose part: the quarter along each edge, which the windows
+// leave, is filled again (refillEdgeQuarters); the frame repair, which
+// last ran before the windows and edges were filled, runs once more and is
+// kept where every measure prices it lower; then the exchanges every
+// measure agrees to (exchangeAgreed). A round that changed the answer is
+// followed by one more (docs/solver.md, "The frame repair once more").
+func finishAgreed(byMGC *assembly, ms *measures, cells []int) []int {
+	n := byMGC.n
+	byBlend := newAssembly(n, byMGC.sides, ms.blend(blendWeight), false)
+	for range finishRounds {
+		if !largeLoosePart(byMGC.buddyShare(cells)) {
+			break
+		}
+		before := slices.Clone(cells)
+		cells = refillEdgeQuarters(byMGC, byBlend, ms, cells)
+		if try := byMGC.reframe(slices.Clone(cells)); cheaperBy(n, try, cells, byMGC.matrix(), byBlend.matrix(), ms.sideMeans(0), ms.sideMeans(1)) {
+			cells = try
+		}
+		exchangeAgreed(byMGC, ms, cells)
+		if differ(before, cells) == 0 {
+			break
+		}
+	}
+	return cells
 }
 
 // searchBlended runs the whole search (arrangeContent) again on MGC with
