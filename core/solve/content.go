@@ -235,10 +235,13 @@ const finishRounds = 2
 // measure agrees to (exchangeAgreed). A round that changed the answer is
 // followed by one more (docs/solver.md, "The frame repair once more").
 func finishAgreed(byMGC *assembly, ms *measures, cells []int) []int {
+	if !largeLoosePart(byMGC.buddyShare(cells)) {
+		return cells // so exact answers and fragments (the benchmark) never build the blend
+	}
 	n := byMGC.n
 	byBlend := newAssembly(n, byMGC.sides, ms.blend(blendWeight), false)
-	for range finishRounds {
-		if !largeLoosePart(byMGC.buddyShare(cells)) {
+	for round := range finishRounds {
+		if round > 0 && !largeLoosePart(byMGC.buddyShare(cells)) {
 			break
 		}
 		before := slices.Clone(cells)
