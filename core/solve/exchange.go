@@ -227,8 +227,9 @@ func exchangeAgreed(byMGC *assembly, ms *measures, cells []int) bool {
 	return moved
 }
 
-// lowerBy reports whether the pieces of cells p and q, just exchanged in
-// cells, cost less so than before by each of by's seams.
+// lowerBy reports whether the seams touching cells p and q, whose pieces
+// were just exchanged, cost less than before the exchange by each of by's
+// measures; it leaves cells as it found them.
 func lowerBy(n int, cells []int, p, q int, by []*compatMatrix) bool {
 	for _, cm := range by {
 		after := touchingCost(n, cm, cells, p, q)

@@ -1,11 +1,12 @@
 package solve
 
 import (
-	"github.com/jigbench/jigbench/core/puzzle"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/jigbench/jigbench/core/puzzle"
 )
 
 // TestExchangeAnnealRestoresScrambledBlock: on a grid whose true
