@@ -167,7 +167,7 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 				// answer wrongly, 0.958 → 0).
 				cut := slices.Clone(cells)
 				byMGC.cutBySureness(cut, floors)
-				if differ(cut, cells) > 0 && cheaperBy(n, cut, cells, cm, by, ms.sideMeans(0), ms.sideMeans(1)) {
+				if differ(cut, cells) > 0 && cheaperBy(n, cut, cells, ms.allFour(cm)...) {
 					cells = cut
 				}
 			}
@@ -182,7 +182,7 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 				try := slices.Clone(cells)
 				byMGC.refillWindows(try, fragmentWindowSides)
 				byMGC.refillBands(try, 2)
-				if differ(try, cells) > 0 && cheaperBy(n, try, cells, cm, by, ms.sideMeans(0), ms.sideMeans(1)) {
+				if differ(try, cells) > 0 && cheaperBy(n, try, cells, ms.allFour(cm)...) {
 					cells = try
 				}
 			}
@@ -246,7 +246,7 @@ func finishAgreed(byMGC *assembly, ms *measures, cells []int) []int {
 		}
 		before := slices.Clone(cells)
 		cells = refillEdgeQuarters(byMGC, byBlend, ms, cells)
-		if try := byMGC.reframe(slices.Clone(cells)); cheaperBy(n, try, cells, byMGC.matrix(), byBlend.matrix(), ms.sideMeans(0), ms.sideMeans(1)) {
+		if try := byMGC.reframe(slices.Clone(cells)); cheaperBy(n, try, cells, ms.allFour(byMGC.matrix())...) {
 			cells = try
 		}
 		exchangeAgreed(byMGC, ms, cells)

@@ -204,7 +204,7 @@ const exchangeAgreedRounds = 4
 // every measure agrees to").
 func exchangeAgreed(byMGC *assembly, ms *measures, cells []int) bool {
 	n, m := byMGC.n, byMGC.m
-	others := []*compatMatrix{ms.blend(blendWeight), ms.sideMeans(0), ms.sideMeans(1)}
+	others := ms.allFour(byMGC.matrix())[1:]
 	sc := byMGC.newSeamCache(cells)
 	moved := false
 	for range exchangeAgreedRounds {

@@ -137,6 +137,12 @@ func (ms *measures) blend(weight float32) *compatMatrix {
 	return ms.made[weight]
 }
 
+// allFour returns the four measures the solver judges a change by: MGC's
+// costs mgc, the blend at blendWeight and both side means.
+func (ms *measures) allFour(mgc *compatMatrix) []*compatMatrix {
+	return []*compatMatrix{mgc, ms.blend(blendWeight), ms.sideMeans(0), ms.sideMeans(1)}
+}
+
 // sideMeans returns MGC's costs with the side-mean step (sidemean.go)
 // added at sideMeanWeight: with the pieces' steps (0) and without (1).
 func (ms *measures) sideMeans(i int) *compatMatrix { return ms.means[i]() }

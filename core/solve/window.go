@@ -182,7 +182,7 @@ func refillEdgeQuarters(byMGC, byBlend *assembly, ms *measures, cells []int) []i
 	n := byMGC.n
 	q := max(n/4, 1)
 	edges := [][4]int{{n - q, n, 0, n}, {0, q, 0, n}, {0, n, n - q, n}, {0, n, 0, q}} // rows r0…r1−1, columns c0…c1−1
-	by := []*compatMatrix{byMGC.matrix(), byBlend.matrix(), ms.sideMeans(0), ms.sideMeans(1)}
+	by := ms.allFour(byMGC.matrix())
 	fill := func(cells []int, e [4]int) []int {
 		return byBlend.refill(cells, windowOrder(n, e[0], e[1], e[2], e[3]), edgeWidth)
 	}
