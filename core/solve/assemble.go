@@ -745,12 +745,14 @@ func arrangeSparing(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 		// for, is filled again by a beam framed by that region (refill.go).
 		base.refillDoubtful(best)
 	}
-	if shaped && n > shapeBeamMax && best != nil && base.vouched(best) {
-		// Where no beam runs, a block right inside can sit in the wrong
-		// place within the region the refill trusts; the segments merged
-		// from the pieces alone find it (mend.go). Only from a region
-		// that vouches for most of the grid: the refill after each move
-		// needs it.
+	if shaped && n > reframeAllMax && best != nil && base.vouched(best) {
+		// A block right inside can sit in the wrong place within the
+		// region the refill trusts — grown so where no beam runs, and on
+		// 32×32 left so by the beams too (moonlit-bay under seed 7: a
+		// block of sky three columns off, one of water a row and four
+		// columns); the segments merged from the pieces alone find it
+		// (mend.go). Only from a region that vouches for most of the
+		// grid: the refill after each move needs it.
 		base.mendSplitSegments(best)
 	}
 	if shaped && beamDied && n <= shapeBeamMax && best != nil && !base.vouched(best) {

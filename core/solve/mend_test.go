@@ -81,3 +81,10 @@ func TestShapeLargeGridMended(t *testing.T) {
 		t.Fatalf("Garden 64×64 shape: PA %.4f, want ≥ 0.99", float64(correct)/(64*64))
 	}
 }
+
+// TestShapeMoonlitBayMended: under seed 7 moonlit-bay's 32×32 shape answer
+// (1024 px) has a block of the sky three columns off and one of the water
+// a row and four columns off, each right inside (PA 0.773); the segments
+// merged from the pieces alone hold them with pieces placed right, and
+// moving the parts to those pieces' offsets places 98 % of the pieces.
+func TestShapeMoonlitBayMended(t *testing.T) { wantShape32(t, "moonlit-bay", 7, 0.98) }

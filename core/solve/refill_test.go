@@ -107,7 +107,7 @@ func TestRefillFramedByKeptCells(t *testing.T) {
 // every beam dies and the greedy's answer leaves pieces that do not
 // interlock at the edge of its sure region (PA 0.922); refilling what is
 // outside that region places every piece.
-func TestShapeNightCityRefilled(t *testing.T) { wantShape32(t, "night-city", 1) }
+func TestShapeNightCityRefilled(t *testing.T) { wantShape32(t, "night-city", 1, 1) }
 
 // TestShapeMistyPinesRestarted: on misty-pines' 32×32 shape sheet (1024
 // px) the greedy goes wrong nearly everywhere (its best-buddy region 142
@@ -115,7 +115,7 @@ func TestShapeNightCityRefilled(t *testing.T) { wantShape32(t, "night-city", 1) 
 // on the penalised shape costs places the lower half of the picture (PA
 // 0.549), and refilling its halves and quarters (window.go) much of the
 // fog above it (0.790).
-func TestShapeMistyPinesRestarted(t *testing.T) { wantShape32(t, "misty-pines", 0.78) }
+func TestShapeMistyPinesRestarted(t *testing.T) { wantShape32(t, "misty-pines", 1, 0.78) }
 
 // TestRefillDoubtfulLeavesLargeRegions: a doubtful part of more than
 // refillMaxCells cells (here under half the grid) is left as it is.

@@ -144,7 +144,7 @@ func TestWindowOrder(t *testing.T) {
 // 0.959), its best-buddy region 0.72 of the grid; refilling its 8- and
 // 16-cell windows puts 23 of them back, its bands of two rows 13 more
 // (0.994; the 6 left cost what the truth costs).
-func TestShapeMoonlitBayWindows(t *testing.T) { wantShape32(t, "moonlit-bay", 0.99) }
+func TestShapeMoonlitBayWindows(t *testing.T) { wantShape32(t, "moonlit-bay", 1, 0.99) }
 
 // TestRectFragmentsRefilled: under seed 5, 16×16 misty-pines's rect answer
 // stays in fragments after the polish (best-buddy seams join 0.33 of it,
