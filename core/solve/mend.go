@@ -5,18 +5,17 @@ import (
 	"slices"
 )
 
-// Mending segments that an answer splits. On shape sheets the framed
-// greedy (above 32×32, where no beam runs) and the beams (from 17×17 to
-// 32×32) can place a block that is right inside in the wrong place, and
-// join it to the rest by seams that happen to be best buddies: on the
-// 64×64 of Garden cut from a 1024-px square, 532 pieces sit three rows
-// above their cells inside the region the refill trusts, so it keeps
-// them. The segments merged from the pieces' surest
-// seams alone (segments.go) know better: one of them holds 439 of those
-// pieces and 223 placed right, and the answer puts the two parts three
-// rows apart. Where an answer places a segment's pieces at two offsets,
-// each part large, a part is moved to the other's offset (the pieces it
-// lands on take the cells it leaves), polished and refilled
+// Mending segments that an answer splits. On shape sheets the framed greedy
+// (above 32×32, where no beam runs) and the beams (from 17×17 to 32×32) can
+// place a block that is right inside in the wrong place, and join it to the
+// rest by seams that happen to be best buddies: on the 64×64 of Garden cut
+// from a 1024-px square, 532 pieces sit three rows above their cells inside
+// the region the refill trusts, so it keeps them. The segments merged from
+// the pieces' surest seams alone (segments.go) know better: one of them
+// holds 439 of those pieces and 223 placed right, and the answer puts the
+// two parts three rows apart. Where an answer places a segment's pieces at
+// two offsets, each part large, a part is moved to the other's offset (the
+// pieces it lands on take the cells it leaves), polished and refilled
 // (refillDoubtful), and kept if the total cost falls; the split segments
 // are taken again until no move is kept (docs/solver.md, "Mending split
 // segments"). Garden: PA 0.780 → 0.9995, cheaper than the truth; 32×32
