@@ -208,8 +208,10 @@ func parseSolutionObject(b []byte) (Solution, bool) {
 		if empty && s.next('}') {
 			break
 		}
+		// An ID is unsigned: encoding/json keeps "-0" a key of its own,
+		// not piece 0, so it is left to that.
 		var id, row, col int
-		if !(s.next('"') && s.integer(&id) && id >= 0 && s.consume('"') && s.next(':') &&
+		if !(s.next('"') && !s.consume('-') && s.integer(&id) && s.consume('"') && s.next(':') &&
 			s.next('[') && s.nextInteger(&row) && s.next(',') && s.nextInteger(&col) && s.next(']')) {
 			return nil, false
 		}

@@ -142,6 +142,7 @@ func FuzzSolutionObject(f *testing.F) {
 	f.Add([]byte(` { "1" : [ -1 , 20 ] , "0": [3,4] } `))
 	f.Add([]byte(`{"0":[0,0],"0":[0,1]}`))
 	f.Add([]byte(`{"01":[0,0]}`))
+	f.Add([]byte(`{"-0":[0,0]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sol, ok := parseSolutionObject(data)
 		if !ok {
