@@ -43,3 +43,10 @@ func TestSearchedSideMeans(t *testing.T) { wantRect32(t, "Storm.jpg", "dusk", 0.
 // the sky, is placed by the search on the mean colours alone, after the
 // one with steps (PA 0.484 → 0.655 with steps alone, 0.925 with both).
 func TestSearchedSideMeanColours(t *testing.T) { wantRect32(t, "Storm.jpg", "water", 0.9) }
+
+// TestSideMeansOverruleMGC: 32×32 fruit-market (rect sheet) — MGC's search
+// leaves it in blocks each right inside and prices that answer below the
+// truth; the search on the side-mean step places its lower two thirds, and
+// both side means and the residual's blend price that lower, MGC not
+// (PA 0.009 → 0.582 once MGC no longer judges it).
+func TestSideMeansOverruleMGC(t *testing.T) { wantRect32(t, "fruit-market", "", 0.55) }
