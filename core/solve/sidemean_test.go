@@ -45,8 +45,8 @@ func TestSearchedSideMeans(t *testing.T) { wantRect32(t, "Storm.jpg", "dusk", 0.
 func TestSearchedSideMeanColours(t *testing.T) { wantRect32(t, "Storm.jpg", "water", 0.9) }
 
 // TestSideMeansOverruleMGC: 32×32 fruit-market (rect sheet) — MGC's search
-// leaves it in blocks each right inside and prices that answer below the
-// truth; the search on the side-mean step places its lower two thirds, and
-// both side means and the residual's blend price that lower, MGC not
-// (PA 0.009 → 0.582 once MGC no longer judges it).
+// leaves it in blocks; the search on the side-mean step places its lower
+// two thirds, which both side means and the residual's blend price lower
+// than the answer it replaces and MGC does not (PA 0.009 → 0.582 once MGC
+// no longer judges it).
 func TestSideMeansOverruleMGC(t *testing.T) { wantRect32(t, "fruit-market", "", 0.55) }
