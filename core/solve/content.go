@@ -291,9 +291,10 @@ func searchBlended(byMGC *assembly, ms *measures, cells []int) []int {
 // lower (32×32 autumn-forest: 0.953 → 0.961 with MGC left out; fruit-market
 // 0.009 → 0.582). Its gains are in smooth gradients (Storm.jpg's dusk
 // variant 0.963 → 0.998, the first; its water variant 0.484 → 0.925, the
-// second); where it loses, a few pieces of a near-identical sky or blur,
-// nothing the solver measures but MGC says the answer it replaces was
-// better (docs/solver.md, "A third seam measure").
+// second). Where it loses — a few pieces of a near-identical sky or blur,
+// or an answer in fragments for another (fruit-market under seed 7, 0.076
+// → 0.001) — nothing the solver measures but MGC says the answer it
+// replaces was better (docs/solver.md, "A third seam measure").
 func searchSideMeans(byMGC *assembly, ms *measures, cells []int) []int {
 	for i := range ms.means {
 		if !largeLoosePart(byMGC.buddyShare(cells)) {
