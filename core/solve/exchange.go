@@ -83,97 +83,183 @@ func (a *assembly) annealLoose(cells []int) ([]int, bool) {
 func (a *assembly) exchangeAnneal(cells, pool []int, steps int, hot, cold float64, rng *rand.Rand) {
 	cool := math.Pow(cold/hot, 1/float64(steps))
 	t := hot
-	sc := a.newSeamCache(cells)
+	sc := a.newPoolSeamCache(cells, pool)
 	for range steps {
 		t *= cool
 		c1, c2 := pool[rng.IntN(len(pool))], pool[rng.IntN(len(pool))]
 		if c1 == c2 {
 			continue
 		}
-		if d := sc.exchange(cells, c1, c2); d > 0 && !metropolis(d/t, rng.Float64()) {
-			cells[c1], cells[c2] = cells[c2], cells[c1]
+		if d := sc.exchange(c1, c2); d > 0 && !metropolis(d/t, rng.Float64()) {
+			sc.undo(c1, c2)
 		} else {
-			sc.update(cells, c1, c2)
+			sc.update(c1, c2)
+		}
+	}
+	sc.pieces(cells)
+}
+
+// seamCache prices exchanges of two cells' pieces in an arrangement. It
+// holds the seam right of and below each cell (right[c], down[c]; 0 off the
+// grid), kept in step with the exchanges by update, and reads the seams an
+// exchange makes from costs between the pieces' ids in at (cell → id):
+// the same float32 values setCost reads from the matrices, summed in the
+// same order. Over a pool (newPoolSeamCache) the ids are the pool's pieces
+// and those beside it, numbered afresh, and the costs between them copied
+// into matrices of their own: exchangeAnneal reads millions of these seams
+// at random, and a few hundred pieces' costs fit in a core's cache where
+// rows spread over the whole n²×n² matrices do not (the 32×32 benchmark's
+// annealing a quarter faster: docs/solver.md, "Large grids and speed").
+type seamCache struct {
+	n, k        int       // the grid's side; the cost matrices' (ids)
+	pr, pd      []float32 // cost of id y right of / below id x at x*k+y
+	at          []int     // cell → id
+	id          []int     // id → piece (nil: the ids are the pieces)
+	right, down []float32
+}
+
+// newSeamCache prices exchanges on cells itself: its ids are the pieces and
+// at is cells, exchanged in place.
+func (a *assembly) newSeamCache(cells []int) *seamCache {
+	sc := &seamCache{n: a.n, k: a.m, pr: a.right, pd: a.down, at: cells}
+	sc.fill()
+	return sc
+}
+
+// poolSeamsMax is the most ids newPoolSeamCache copies the costs of (8 MB
+// for both directions); over more it prices on the matrices themselves.
+const poolSeamsMax = 1024
+
+// newPoolSeamCache prices exchanges among the cells of pool on a copy of
+// cells (in place over more than poolSeamsMax pieces), whose pieces
+// pieces writes back.
+func (a *assembly) newPoolSeamCache(cells, pool []int) *seamCache {
+	n, m := a.n, a.m
+	of := make([]int32, m) // piece → id + 1
+	var id []int
+	number := func(c int) {
+		if x := cells[c]; of[x] == 0 {
+			id = append(id, x)
+			of[x] = int32(len(id))
+		}
+	}
+	for _, c := range pool {
+		number(c)
+	}
+	for _, c := range pool {
+		r, col := c/n, c%n
+		if col > 0 {
+			number(c - 1)
+		}
+		if col+1 < n {
+			number(c + 1)
+		}
+		if r > 0 {
+			number(c - n)
+		}
+		if r+1 < n {
+			number(c + n)
+		}
+	}
+	k := len(id)
+	if k > poolSeamsMax {
+		return a.newSeamCache(cells) // in place: pieces then copies cells onto itself
+	}
+	sc := &seamCache{n: n, k: k, pr: make([]float32, k*k), pd: make([]float32, k*k), at: make([]int, m), id: id}
+	for i, x := range id {
+		for j, y := range id {
+			sc.pr[i*k+j], sc.pd[i*k+j] = a.right[x*m+y], a.down[x*m+y]
+		}
+	}
+	// Cells out of reach of the pool keep id −1: no exchange reads them.
+	for c, x := range cells {
+		sc.at[c] = int(of[x]) - 1
+	}
+	sc.fill()
+	return sc
+}
+
+// pieces writes the arrangement's pieces into cells.
+func (sc *seamCache) pieces(cells []int) {
+	if sc.id == nil {
+		copy(cells, sc.at)
+		return
+	}
+	for c, i := range sc.at {
+		if i >= 0 {
+			cells[c] = sc.id[i]
 		}
 	}
 }
 
-// seamCache holds the seam right of and below each cell of an arrangement
-// (right[c], down[c]; 0 off the grid), kept in step with its exchanges by
-// update. exchangeAnneal prices the seams an exchange breaks from it: the
-// same values setCost reads from the matrices, in a few kilobytes.
-type seamCache struct {
-	a           *assembly
-	right, down []float32
+func (sc *seamCache) fill() {
+	sc.right, sc.down = make([]float32, len(sc.at)), make([]float32, len(sc.at))
+	for c := range sc.at {
+		sc.set(c)
+	}
 }
 
-func (a *assembly) newSeamCache(cells []int) *seamCache {
-	sc := &seamCache{a: a, right: make([]float32, a.m), down: make([]float32, a.m)}
-	for c := range cells {
-		sc.set(cells, c)
+// set reads the seams right of and below cell c from the costs, where
+// both of their ids are known.
+func (sc *seamCache) set(c int) {
+	n, m, k, at := sc.n, len(sc.at), sc.k, sc.at
+	if c%n+1 < n && at[c] >= 0 && at[c+1] >= 0 {
+		sc.right[c] = sc.pr[at[c]*k+at[c+1]]
 	}
-	return sc
-}
-
-// set reads the seams right of and below cell c from the matrices.
-func (sc *seamCache) set(cells []int, c int) {
-	a := sc.a
-	n, m := a.n, a.m
-	if c%n+1 < n {
-		sc.right[c] = a.right[cells[c]*m+cells[c+1]]
-	}
-	if c+n < m {
-		sc.down[c] = a.down[cells[c]*m+cells[c+n]]
+	if c+n < m && at[c] >= 0 && at[c+n] >= 0 {
+		sc.down[c] = sc.pd[at[c]*k+at[c+n]]
 	}
 }
 
 // update reads again the seams of cells c1 and c2, whose pieces changed.
-func (sc *seamCache) update(cells []int, c1, c2 int) {
-	n := sc.a.n
+func (sc *seamCache) update(c1, c2 int) {
+	n := sc.n
 	for _, c := range [2]int{c1, c2} {
-		sc.set(cells, c)
+		sc.set(c)
 		if c%n > 0 {
-			sc.set(cells, c-1)
+			sc.set(c - 1)
 		}
 		if c >= n {
-			sc.set(cells, c-n)
+			sc.set(c - n)
 		}
 	}
 }
 
+// undo exchanges the pieces of c1 and c2 back.
+func (sc *seamCache) undo(c1, c2 int) { sc.at[c1], sc.at[c2] = sc.at[c2], sc.at[c1] }
+
 // exchange exchanges the pieces of cells c1 and c2 (c1 ≠ c2) and returns
 // the change in the total cost: that of the seams touching either cell,
-// before the exchange read from the cache and after it from the matrices,
+// before the exchange read from the cache and after it from the costs,
 // each summed in setCost's order (so the change is setCost's to the bit).
 // A seam between c1 and c2 is counted once, from the cell before it.
-func (sc *seamCache) exchange(cells []int, c1, c2 int) float64 {
-	a := sc.a
-	n, m := a.n, a.m
-	cells[c1], cells[c2] = cells[c2], cells[c1]
+func (sc *seamCache) exchange(c1, c2 int) float64 {
+	n, k, at := sc.n, sc.k, sc.at
+	at[c1], at[c2] = at[c2], at[c1]
 	var before, after float64
-	for k, c := range [2]int{c1, c2} {
+	for j, c := range [2]int{c1, c2} {
 		other := c2
-		if k == 1 {
+		if j == 1 {
 			other = c1
 		}
 		r := int(uint32(c) / uint32(n))
 		col := c - r*n
-		x := cells[c]
+		x := at[c]
 		if col+1 < n {
 			before += float64(sc.right[c])
-			after += float64(a.right[x*m+cells[c+1]])
+			after += float64(sc.pr[x*k+at[c+1]])
 		}
 		if r+1 < n {
 			before += float64(sc.down[c])
-			after += float64(a.down[x*m+cells[c+n]])
+			after += float64(sc.pd[x*k+at[c+n]])
 		}
 		if col > 0 && c-1 != other {
 			before += float64(sc.right[c-1])
-			after += float64(a.right[cells[c-1]*m+x])
+			after += float64(sc.pr[at[c-1]*k+x])
 		}
 		if r > 0 && c-n != other {
 			before += float64(sc.down[c-n])
-			after += float64(a.down[cells[c-n]*m+x])
+			after += float64(sc.pd[at[c-n]*k+x])
 		}
 	}
 	return after - before
@@ -211,11 +297,11 @@ func exchangeAgreed(byMGC *assembly, ms *measures, cells []int) bool {
 		changed := false
 		for p := range m {
 			for q := p + 1; q < m; q++ {
-				if d := sc.exchange(cells, p, q); d < -1e-6 && lowerBy(n, cells, p, q, others) {
-					sc.update(cells, p, q)
+				if d := sc.exchange(p, q); d < -1e-6 && lowerBy(n, cells, p, q, others) {
+					sc.update(p, q)
 					changed = true
 				} else {
-					cells[p], cells[q] = cells[q], cells[p]
+					sc.undo(p, q)
 				}
 			}
 		}

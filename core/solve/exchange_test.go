@@ -114,36 +114,43 @@ func TestMetropolis(t *testing.T) {
 // exchange read from the cache (seamCache) makes the exchanges of pricing
 // them from the matrices (assembly.exchange), on seams from 2⁻³⁰ to 2³⁰ —
 // so that sums in another order would round differently — over a pool of
-// touching and apart cells.
+// touching and apart cells: a pool whose pieces' costs are copied (most of
+// a 9×9 grid, and a few cells of it, the rest out of the pool's reach) and
+// one with too many pieces to copy (half of a 40×40 grid, over
+// poolSeamsMax), priced on the matrices themselves.
 func TestExchangeAnnealSeamCache(t *testing.T) {
-	const n = 9
-	m := n * n
-	rng := rand.New(rand.NewPCG(5, 6))
-	a := &assembly{n: n, m: m, right: make([]float32, m*m), down: make([]float32, m*m)}
-	seam := func() float32 { return float32(math.Ldexp(rng.Float64(), rng.IntN(60)-30)) }
-	for i := range a.right {
-		a.right[i], a.down[i] = seam(), seam()
-	}
-	cells := rng.Perm(m)
-	pool := rng.Perm(m)[:m/2]
-	want := slices.Clone(cells)
-	const steps, hot, cold = 20000, 1e6, 1e-3
-	plain := rand.New(rand.NewPCG(7, 8))
-	cool, temp := math.Pow(cold/hot, 1/float64(steps)), float64(hot)
-	inSet := make([]bool, m)
-	for range steps { // exchangeAnneal priced by assembly.exchange
-		temp *= cool
-		c1, c2 := pool[plain.IntN(len(pool))], pool[plain.IntN(len(pool))]
-		if c1 == c2 {
-			continue
+	for _, tc := range []struct{ n, pool int }{{9, 40}, {9, 6}, {40, 800}} {
+		n, m := tc.n, tc.n*tc.n
+		rng := rand.New(rand.NewPCG(5, 6))
+		a := &assembly{n: n, m: m, right: make([]float32, m*m), down: make([]float32, m*m)}
+		seam := func() float32 { return float32(math.Ldexp(rng.Float64(), rng.IntN(60)-30)) }
+		for i := range a.right {
+			a.right[i], a.down[i] = seam(), seam()
 		}
-		if d := a.exchange(want, c1, c2, inSet); d > 0 && !metropolis(d/temp, plain.Float64()) {
-			want[c1], want[c2] = want[c2], want[c1]
+		cells := rng.Perm(m)
+		pool := rng.Perm(m)[:tc.pool]
+		want := slices.Clone(cells)
+		const steps, hot, cold = 20000, 1e6, 1e-3
+		plain := rand.New(rand.NewPCG(7, 8))
+		cool, temp := math.Pow(cold/hot, 1/float64(steps)), float64(hot)
+		inSet := make([]bool, m)
+		for range steps { // exchangeAnneal priced by assembly.exchange
+			temp *= cool
+			c1, c2 := pool[plain.IntN(len(pool))], pool[plain.IntN(len(pool))]
+			if c1 == c2 {
+				continue
+			}
+			if d := a.exchange(want, c1, c2, inSet); d > 0 && !metropolis(d/temp, plain.Float64()) {
+				want[c1], want[c2] = want[c2], want[c1]
+			}
 		}
-	}
-	a.exchangeAnneal(cells, pool, steps, hot, cold, rand.New(rand.NewPCG(7, 8)))
-	if !slices.Equal(cells, want) {
-		t.Fatalf("with the cache the annealing ends at cost %v, without at %v", a.cost(cells), a.cost(want))
+		if slices.Equal(cells, want) {
+			t.Fatalf("%d×%d, pool of %d: the annealing exchanged nothing", n, n, tc.pool)
+		}
+		a.exchangeAnneal(cells, pool, steps, hot, cold, rand.New(rand.NewPCG(7, 8)))
+		if !slices.Equal(cells, want) {
+			t.Fatalf("%d×%d, pool of %d: with the cache the annealing ends at cost %v, without at %v", n, n, tc.pool, a.cost(cells), a.cost(want))
+		}
 	}
 }
 
