@@ -60,7 +60,6 @@ type assembly struct {
 	downClass, rightClass []int
 	best                  *matches    // bestMatches, once computed
 	seams                 []mergeSeam // mergeSeams, once computed
-	seamFl                *seamFloor
 	segs                  *segmentSet // mergeSegments, once computed
 	zUsed                 []uint64    // Zobrist keys of the used set, per piece
 	zFront                []uint64    // [col*m + class]: keys of the frontier
@@ -74,6 +73,8 @@ type assembly struct {
 	// leftOf and above are right and down transposed (see columns).
 	leftOf, above []float32
 	columnsOnce   sync.Once
+	floors        *seamFloor // seamFloors, once computed
+	floorsOnce    sync.Once
 }
 
 // columns returns right and down transposed, built on first use:
@@ -986,22 +987,30 @@ func bestRotation(n int, right, down []float32, cells []int) []int {
 		wrapR[c] = right[x*m+cells[r*n+(col+1)%n]]
 		wrapD[c] = down[x*m+cells[(r+1)%n*n+col]]
 	}
+	col := make([]int, n) // col[C]: the column of cells shifted to C
 	for dr := range n {
 		for dc := range n {
 			if dr == 0 && dc == 0 {
 				continue
 			}
-			// Cell (R, C) of the shift holds cell (R−dr, C−dc) of cells.
+			for C := range col {
+				col[C] = (C - dc + n) % n
+			}
+			// Cell (R, C) of the shift holds cell (R−dr, C−dc) of cells;
+			// its seams summed in fillingCost's order, right then down.
 			var cost float64
 			for R := range n {
 				row := (R - dr + n) % n * n
-				for C := range n {
-					c := row + (C-dc+n)%n
-					if C+1 < n {
-						cost += float64(wrapR[c])
+				wr, wd := wrapR[row:row+n], wrapD[row:row+n]
+				if R+1 < n {
+					for _, c := range col[:n-1] {
+						cost += float64(wr[c])
+						cost += float64(wd[c])
 					}
-					if R+1 < n {
-						cost += float64(wrapD[c])
+					cost += float64(wd[col[n-1]])
+				} else {
+					for _, c := range col[:n-1] {
+						cost += float64(wr[c])
 					}
 				}
 			}

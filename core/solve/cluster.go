@@ -35,12 +35,12 @@ type mergeSeam struct {
 // assembly; the caller must not change them).
 func (a *assembly) mergeSeams() ([]mergeSeam, *seamFloor) {
 	if a.seams == nil {
-		a.seams, a.seamFl = a.listMergeSeams()
+		a.seams = a.listMergeSeams()
 	}
-	return a.seams, a.seamFl
+	return a.seams, a.seamFloors()
 }
 
-func (a *assembly) listMergeSeams() ([]mergeSeam, *seamFloor) {
+func (a *assembly) listMergeSeams() []mergeSeam {
 	m := a.m
 	var out []mergeSeam
 	fl := a.seamFloors()
@@ -82,7 +82,7 @@ func (a *assembly) listMergeSeams() ([]mergeSeam, *seamFloor) {
 		}
 		return cmp.Compare(p.a*int32(m)+p.b, q.a*int32(m)+q.b)
 	})
-	return out, fl
+	return out
 }
 
 // seamFloor holds, per direction, every piece's two cheapest partners'
@@ -94,7 +94,14 @@ type seamFloor struct {
 	scale                          [2]float32
 }
 
+// seamFloors returns a's seamFloor, computed on first use (every search
+// and repair of a's seams reads the same one).
 func (a *assembly) seamFloors() *seamFloor {
+	a.floorsOnce.Do(func() { a.floors = a.newSeamFloor() })
+	return a.floors
+}
+
+func (a *assembly) newSeamFloor() *seamFloor {
 	m := a.m
 	fl := &seamFloor{}
 	for dir, d := range [2][]float32{a.right, a.down} {

@@ -352,7 +352,9 @@ func (a *assembly) swapBlocks(cells []int, best *matches, memo *swapMemo) bool {
 			for i := range order {
 				order[i] = i
 			}
-			slices.SortStableFunc(order, func(i, j int) int { return cmp.Compare(price[j], price[i]) })
+			slices.SortFunc(order, func(i, j int) int { // dearest first; on ties in cell order
+				return cmp.Or(cmp.Compare(price[j], price[i]), cmp.Compare(i, j))
+			})
 			order = order[:maxSwapBlocks*n]
 			slices.Sort(order) // the kept blocks in cell order; k ≤ i, so in place
 			for k, i := range order {

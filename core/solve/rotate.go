@@ -233,13 +233,9 @@ func (a *assembly) rotateBlocks(cells []int, best *matches, memo *shiftMemo) boo
 							slot += 2 * shifts // d < l: no shift is 0
 							continue
 						}
-						for d := 1; d <= shifts; d++ {
-							for _, sd := range [2]int{d, -d} {
-								dd := (sd%l + l) % l
+						for d := 1; d <= shifts; d++ { // d < l
+							for _, dd := range [2]int{d, l - d} { // by d, and by −d round the block
 								slot++
-								if dd == 0 {
-									continue
-								}
 								if delta(i0, i1, from, to, dd, slot-1) < -1e-6 {
 									apply(i0, i1, from, to, dd)
 									moved = true
