@@ -58,13 +58,19 @@ func (a *assembly) listMergeSeams() []mergeSeam {
 		}
 		var top []int
 		for x := range m {
-			top = cheapest(top[:0], m, mergeCandidates, x, func(y int) float32 { return d[x*m+y] })
+			top = cheapest(top[:0], d[x*m:(x+1)*m], mergeCandidates, x)
 			for _, y := range top {
 				add(x, y)
 			}
 		}
+		t, above := a.columns() // d's columns as rows
+		if dir == dirDown {
+			t = above
+		}
+		var col []float32
 		for y := range m {
-			top = cheapest(top[:0], m, mergeCandidates, y, func(x int) float32 { return d[x*m+y] })
+			col = a.column(t, d, y, col)
+			top = cheapest(top[:0], col, mergeCandidates, y)
 			for _, x := range top {
 				add(x, y)
 			}
@@ -159,15 +165,14 @@ func (fl *seamFloor) alt(dir, x, y int) float32 {
 // many other pieces side by side badly is refused.
 const mergeSlack = 1.25
 
-// cheapest appends to out the k indices i ≠ self of 0…m−1 with the least
-// f(i), cheapest first.
-func cheapest(out []int, m, k, self int, f func(int) float32) []int {
-	for i := range m {
+// cheapest appends to out the k indices i ≠ self of vals with the least
+// vals[i], cheapest first.
+func cheapest(out []int, vals []float32, k, self int) []int {
+	for i, v := range vals {
 		if i == self {
 			continue
 		}
-		v := f(i)
-		if len(out) == k && v >= f(out[k-1]) {
+		if len(out) == k && v >= vals[out[k-1]] {
 			continue
 		}
 		if len(out) < k {
@@ -175,7 +180,7 @@ func cheapest(out []int, m, k, self int, f func(int) float32) []int {
 		} else {
 			out[k-1] = i
 		}
-		for j := len(out) - 1; j > 0 && f(out[j-1]) > f(out[j]); j-- {
+		for j := len(out) - 1; j > 0 && vals[out[j-1]] > vals[out[j]]; j-- {
 			out[j-1], out[j] = out[j], out[j-1]
 		}
 	}

@@ -71,11 +71,11 @@ func TestMergeClustersExact(t *testing.T) {
 // TestCheapest: the k cheapest indices other than self, cheapest first.
 func TestCheapest(t *testing.T) {
 	v := []float32{5, 1, 4, 1.5, 0.5, 9}
-	got := cheapest(nil, len(v), 3, 4, func(i int) float32 { return v[i] })
+	got := cheapest(nil, v, 3, 4)
 	if want := []int{1, 3, 2}; !slices.Equal(got, want) {
 		t.Fatalf("cheapest = %v, want %v", got, want)
 	}
-	if got := cheapest(nil, 2, 3, 0, func(i int) float32 { return v[i] }); !slices.Equal(got, []int{1}) {
+	if got := cheapest(nil, v[:2], 3, 0); !slices.Equal(got, []int{1}) {
 		t.Fatalf("cheapest of two without self = %v, want [1]", got)
 	}
 }
