@@ -2,6 +2,7 @@ package solve
 
 import (
 	"math"
+	mathbits "math/bits"
 	"slices"
 
 	"github.com/jigbench/jigbench/core/puzzle"
@@ -36,7 +37,8 @@ func (a *assembly) grow() []int {
 func (a *assembly) newGrower() *grower {
 	size := 2*a.n - 1
 	g := &grower{a: a, size: size, cell: make([]int, size*size), placed: make([]bool, a.m),
-		best: make([]slotChoice, size*size), unplaced: make([]int, a.m), wanting: make([][]int, a.m)}
+		best: make([]slotChoice, size*size), unplaced: make([]int, a.m), wanting: make([][]int, a.m),
+		edge: make([]uint64, (size*size+63)/64)}
 	for x := range g.unplaced {
 		g.unplaced[x] = x
 	}
@@ -84,6 +86,9 @@ type grower struct {
 	rmin, cmin, rmax, cmax int
 	best                   []slotChoice // cached per empty canvas cell
 	wanting                [][]int      // per piece: the cells whose choice it was made
+	// edge has a bit per canvas cell, set where the cell is empty and
+	// next to a placed piece: the cells open may accept (see next).
+	edge []uint64
 	// bestRight[a] is the piece a prefers on its right, bestLeft[b] the
 	// piece b prefers on its left, and so on: best buddies agree both ways.
 	bestRight, bestLeft, bestDown, bestUp []int
@@ -155,6 +160,7 @@ func (g *grower) put(r, c, x int) {
 		g.cols.add(c, f[3], f[1])
 	}
 	g.cell[r*g.size+c] = x
+	g.edge[(r*g.size+c)/64] &^= 1 << ((r*g.size + c) % 64)
 	g.placed[x] = true
 	if i, ok := slices.BinarySearch(g.unplaced, x); ok {
 		g.unplaced = slices.Delete(g.unplaced, i, i+1)
@@ -174,7 +180,11 @@ func (g *grower) put(r, c, x int) {
 	g.wanting[x] = g.wanting[x][:0]
 	for _, d := range [4][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
 		if rr, cc := r+d[0], c+d[1]; rr >= 0 && cc >= 0 && rr < g.size && cc < g.size {
-			g.best[rr*g.size+cc].valid = false
+			i := rr*g.size + cc
+			g.best[i].valid = false
+			if g.cell[i] < 0 {
+				g.edge[i/64] |= 1 << (i % 64)
+			}
 		}
 	}
 	if grew {
@@ -401,15 +411,13 @@ func (g *grower) fitting(r, c int) []int {
 func (g *grower) next() (int, int) {
 	bestSlot, bestPiece := -1, -1
 	bestBuddy, bestConf := false, math.Inf(-1)
-	// An open cell touches a placed piece, so it lies within one cell of
-	// the placed extent: only that box is scanned, in the canvas's order.
+	// An open cell is empty and touches a placed piece: only the cells
+	// marked in edge are looked at, in the canvas's order.
 	s := g.size
-	r0, r1 := max(g.rmin-1, 0), min(g.rmax+1, s-1)
-	c0, c1 := max(g.cmin-1, 0), min(g.cmax+1, s-1)
-	for r := r0; r <= r1; r++ {
-		for c := c0; c <= c1; c++ {
-			i := r*s + c
-			if !g.open(r, c) {
+	for w, word := range g.edge {
+		for ; word != 0; word &= word - 1 {
+			i := w*64 + mathbits.TrailingZeros64(word)
+			if !g.open(i/s, i%s) {
 				continue
 			}
 			if !g.best[i].valid {
@@ -531,7 +539,8 @@ const regrowRounds = 3
 func (a *assembly) growFramedFrom(keep []int) []int {
 	n, m := a.n, a.m
 	g := &grower{a: a, size: n, framed: true, cell: make([]int, m), placed: make([]bool, m),
-		best: make([]slotChoice, m), unplaced: make([]int, m), wanting: make([][]int, m)}
+		best: make([]slotChoice, m), unplaced: make([]int, m), wanting: make([][]int, m),
+		edge: make([]uint64, (m+63)/64)}
 	for i := range g.cell {
 		g.cell[i] = -1
 	}
