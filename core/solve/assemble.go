@@ -57,7 +57,8 @@ type assembly struct {
 	// downClass[x] and rightClass[x] are the first piece whose dissimilarity
 	// to every piece below (right) is x's: for what comes after, a frontier
 	// of x is one of it.
-	downClass, rightClass []int
+	downClass, rightClass []int // see frontClasses
+	classesOnce           sync.Once
 	best                  *matches    // bestMatches, once computed
 	seams                 []mergeSeam // mergeSeams, once computed
 	segs                  *segmentSet // mergeSegments, once computed
@@ -232,8 +233,16 @@ func (a *assembly) index() {
 		a.zSig[i] = rng.Uint64()
 	}
 	a.positive = nonNegative(a.right) && nonNegative(a.down)
-	a.downClass = classesBucketed(m, a.down)
-	a.rightClass = classesBucketed(m, a.right)
+}
+
+// frontClasses computes downClass and rightClass, once: only the beam's
+// state keys read them, and no beam runs on the larger grids (a 32×32 rect
+// search's two assemblies spent 20–30 ms each on them).
+func (a *assembly) frontClasses() {
+	a.classesOnce.Do(func() {
+		a.downClass = classesBucketed(a.m, a.down)
+		a.rightClass = classesBucketed(a.m, a.right)
+	})
 }
 
 // classes groups the pieces x whose rows d[x*m+·] are equal everywhere but
@@ -376,6 +385,7 @@ func fillingCost(n int, right, down []float32, cells []int) float64 {
 // cells it leaves empty (nil if it died in the first two rows).
 func (a *assembly) beam(width int) (cells, partial []int) {
 	n, m := a.n, a.m
+	a.frontClasses()
 	words := (m + 63) / 64
 	root := beamState{front: make([]int32, n), used: make([]uint64, words)}
 	for x := range m {

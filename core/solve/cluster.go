@@ -76,7 +76,9 @@ func (a *assembly) listMergeSeams() []mergeSeam {
 			}
 		}
 	}
-	slices.SortStableFunc(out, func(p, q mergeSeam) int {
+	// A total order (a pair is listed once per direction, right first), so
+	// the unstable sort gives what a stable one would.
+	slices.SortFunc(out, func(p, q mergeSeam) int {
 		if p.buddy != q.buddy {
 			if p.buddy {
 				return -1
@@ -86,7 +88,7 @@ func (a *assembly) listMergeSeams() []mergeSeam {
 		if c := cmp.Compare(p.w, q.w); c != 0 {
 			return c
 		}
-		return cmp.Compare(p.a*int32(m)+p.b, q.a*int32(m)+q.b)
+		return cmp.Or(cmp.Compare(p.a*int32(m)+p.b, q.a*int32(m)+q.b), cmp.Compare(p.dir, q.dir))
 	})
 	return out
 }

@@ -261,6 +261,7 @@ func TestExtendLikePlainScan(t *testing.T) {
 			}
 			a := &assembly{n: n, m: m, shaped: shaped, sides: sides, right: right, down: down}
 			a.index()
+			a.frontClasses() // as beam does
 			words := (m + 63) / 64
 			for trial := range 300 {
 				s := beamState{front: make([]int32, n), used: make([]uint64, words),
