@@ -236,8 +236,9 @@ func (a *assembly) index() {
 }
 
 // frontClasses computes downClass and rightClass, once: only the beam's
-// state keys read them, and no beam runs on the larger grids (a 32×32 rect
-// search's two assemblies spent 20–30 ms each on them).
+// state keys read them, and no beam runs on the larger grids (each of a
+// 32×32 rect search's assemblies spent about 20 ms on them, in profiles of
+// the benchmark).
 func (a *assembly) frontClasses() {
 	a.classesOnce.Do(func() {
 		a.downClass = classesBucketed(a.m, a.down)
