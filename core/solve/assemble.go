@@ -809,8 +809,7 @@ func arrangeSparing(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 	if !shaped && best != nil {
 		if n > reframeAllMax {
 			best = base.reframe(best) // on the cheapest only
-			best = base.rejoin(best)
-			best = base.anneal(best)
+			best = base.rejoinAnnealed(best)
 		}
 		base.cutBySureness(best, base.seamFloors())
 	}

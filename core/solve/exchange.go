@@ -35,8 +35,14 @@ const (
 
 // anneal returns cells (a complete answer, cell → piece) improved as above.
 func (a *assembly) anneal(cells []int) []int {
-	cells, changed := a.annealLoose(cells)
-	if changed {
+	return a.annealUnless(cells, nil)
+}
+
+// annealUnless is anneal, given up as soon as stop is set (its result then
+// unfinished and not to be used).
+func (a *assembly) annealUnless(cells []int, stop *stopFlag) []int {
+	cells, changed := a.annealLooseUnless(cells, stop)
+	if changed && !stop.stopped() {
 		if try := a.reframe(slices.Clone(cells)); a.cost(try) < a.cost(cells)-1e-6 {
 			cells = try
 		}
@@ -47,6 +53,10 @@ func (a *assembly) anneal(cells []int) []int {
 // annealLoose is anneal without the frame repair after; it reports whether
 // it changed cells.
 func (a *assembly) annealLoose(cells []int) ([]int, bool) {
+	return a.annealLooseUnless(cells, nil)
+}
+
+func (a *assembly) annealLooseUnless(cells []int, stop *stopFlag) ([]int, bool) {
 	n, m := a.n, a.m
 	rng := rand.New(rand.NewPCG(uint64(m), 0x616e6e65616c))
 	cur := a.cost(cells)
@@ -56,18 +66,15 @@ func (a *assembly) annealLoose(cells []int) ([]int, bool) {
 	}
 	changed := false
 	for range annealRounds {
-		root, _, find := a.buddyComponents(cells, a.bestMatches())
-		var pool []int
-		for c := range m {
-			if find(c) != find(root) {
-				pool = append(pool, c)
-			}
-		}
-		if len(pool) < 2 || 2*len(pool) > m {
+		pool := a.loosePool(cells)
+		if pool == nil {
 			break
 		}
 		try := slices.Clone(cells)
-		a.exchangeAnneal(try, pool, annealStepsPerCell*len(pool), annealHot*typical, annealCold*typical, rng)
+		a.exchangeAnneal(try, pool, annealStepsPerCell*len(pool), annealHot*typical, annealCold*typical, rng, stop)
+		if stop.stopped() {
+			return cells, false
+		}
 		c := a.cost(try)
 		if c >= cur-1e-6 {
 			break
@@ -78,13 +85,38 @@ func (a *assembly) annealLoose(cells []int) ([]int, bool) {
 	return cells, changed
 }
 
+// loosePool returns the cells an annealing round exchanges the pieces of:
+// those outside the largest best-buddy region of cells, nil when they are
+// fewer than two or more than half the grid.
+func (a *assembly) loosePool(cells []int) []int {
+	root, _, find := a.buddyComponents(cells, a.bestMatches())
+	var pool []int
+	for c := range a.m {
+		if find(c) != find(root) {
+			pool = append(pool, c)
+		}
+	}
+	if len(pool) < 2 || 2*len(pool) > a.m {
+		return nil
+	}
+	return pool
+}
+
+// annealStopEvery is how many exchanges an annealing makes between looks
+// at its stop flag.
+const annealStopEvery = 1 << 14
+
 // exchangeAnneal anneals cells in place by exchanging the pieces of two
-// cells of pool, steps times, from temperature hot down to cold.
-func (a *assembly) exchangeAnneal(cells, pool []int, steps int, hot, cold float64, rng *rand.Rand) {
+// cells of pool, steps times, from temperature hot down to cold; once stop
+// is set it returns early, cells then unfinished.
+func (a *assembly) exchangeAnneal(cells, pool []int, steps int, hot, cold float64, rng *rand.Rand, stop *stopFlag) {
 	cool := math.Pow(cold/hot, 1/float64(steps))
 	t := hot
 	sc := a.newPoolSeamCache(cells, pool)
-	for range steps {
+	for i := range steps {
+		if i%annealStopEvery == 0 && stop.stopped() {
+			return
+		}
 		t *= cool
 		c1, c2 := pool[rng.IntN(len(pool))], pool[rng.IntN(len(pool))]
 		if c1 == c2 {

@@ -47,7 +47,7 @@ func TestExchangeAnnealRestoresScrambledBlock(t *testing.T) {
 	if a.cost(cells) == 0 {
 		t.Fatal("the scramble left the block as it was")
 	}
-	a.exchangeAnneal(cells, pool, 200000, 2, 0.01, rng)
+	a.exchangeAnneal(cells, pool, 200000, 2, 0.01, rng, nil)
 	if c := a.cost(cells); c != 0 {
 		t.Fatalf("annealed block costs %v, want 0 (the true arrangement): %v", c, cells)
 	}
@@ -147,7 +147,7 @@ func TestExchangeAnnealSeamCache(t *testing.T) {
 		if slices.Equal(cells, want) {
 			t.Fatalf("%d×%d, pool of %d: the annealing exchanged nothing", n, n, tc.pool)
 		}
-		a.exchangeAnneal(cells, pool, steps, hot, cold, rand.New(rand.NewPCG(7, 8)))
+		a.exchangeAnneal(cells, pool, steps, hot, cold, rand.New(rand.NewPCG(7, 8)), nil)
 		if !slices.Equal(cells, want) {
 			t.Fatalf("%d×%d, pool of %d: with the cache the annealing ends at cost %v, without at %v", n, n, tc.pool, a.cost(cells), a.cost(want))
 		}

@@ -34,7 +34,17 @@ const rejoinTries = 6
 // deterministic, so it would lose again. Nor is one that changes nothing:
 // the answer came out of a repair, and repairing it once more won none of
 // the 50 such tries on the 32×32 table (43 more were repeats; 210 in all).
-func (a *assembly) rejoin(cells []int) []int {
+func (a *assembly) rejoin(cells []int) []int { return a.rejoinThen(cells, false) }
+
+// rejoinAnnealed returns anneal(rejoin(cells)), the same answer, sooner
+// where a core is spare: each answer the rejoin holds is its last if every
+// try after it loses (the benchmark's last two of six), so it anneals that
+// answer on the spare core beside the tries, and gives that up when one
+// wins. The annealing draws from a generator seeded by the grid alone, so
+// begun early or late it gives the same answer.
+func (a *assembly) rejoinAnnealed(cells []int) []int { return a.rejoinThen(cells, true) }
+
+func (a *assembly) rejoinThen(cells []int, anneal bool) []int {
 	cur := a.cost(cells)
 	tries := 0
 	repaired := [][]int{cells}
@@ -45,7 +55,13 @@ func (a *assembly) rejoin(cells []int) []int {
 	// ahead is the next try's join and repair, made beside this one on a
 	// spare core (a.spare): the one to come if this try loses.
 	var ahead, aheadCand []int
+	// early is cells' annealing, begun on the spare core (which the tries
+	// made ahead then leave to it).
+	var early *annealAhead
 	for i := 0; i < len(rejoinMins) && tries < rejoinTries; tries++ {
+		if anneal && early == nil && a.spare.any() && a.loosePool(cells) != nil {
+			early = a.annealAhead(cells)
+		}
 		joined := ahead
 		if joined == nil {
 			joined = join(i)
@@ -59,7 +75,7 @@ func (a *assembly) rejoin(cells []int) []int {
 		repaired = append(repaired, joined)
 		if cand == nil {
 			var next []int
-			if a.spare.any() && i+1 < len(rejoinMins) && tries+1 < rejoinTries {
+			if a.spare.any() && early == nil && i+1 < len(rejoinMins) && tries+1 < rejoinTries {
 				if next = join(i + 1); seen(next) {
 					next = nil // the next try skips it as a repeat
 				}
@@ -84,11 +100,53 @@ func (a *assembly) rejoin(cells []int) []int {
 			cells, cur, i = cand, c, 0 // from the first again
 			repaired = append(repaired, cells)
 			ahead, aheadCand = nil, nil // made from the cells replaced
+			early.cancel()
+			early = nil
 		} else {
 			i++
 		}
 	}
-	return cells
+	switch {
+	case !anneal:
+		return cells
+	case early != nil:
+		atomic.AddInt32(&a.spare.early, 1)
+		return early.wait()
+	}
+	return a.anneal(cells)
+}
+
+// annealAhead is an annealing begun on a spare core before it is known
+// whether its result is wanted.
+type annealAhead struct {
+	stop stopFlag
+	done chan struct{}
+	out  []int
+}
+
+// annealAhead begins annealing a copy of cells on a goroutine of its own.
+func (a *assembly) annealAhead(cells []int) *annealAhead {
+	e := &annealAhead{done: make(chan struct{})}
+	cells = slices.Clone(cells)
+	go func() {
+		defer close(e.done)
+		e.out = a.annealUnless(cells, &e.stop)
+	}()
+	return e
+}
+
+// wait returns the annealed answer once it is done.
+func (e *annealAhead) wait() []int {
+	<-e.done
+	return e.out
+}
+
+// cancel gives the annealing up; its goroutine ends at its next look at the
+// flag (nil: none begun).
+func (e *annealAhead) cancel() {
+	if e != nil {
+		e.stop.stop()
+	}
 }
 
 // segmentSlack is the most the new seams of a segment join may cost over

@@ -20,6 +20,7 @@ func parallelFor(n int, f func(i int) error) error {
 type spareCores struct {
 	n      atomic.Int32
 	aheads int32 // the tries made ahead, counted atomically (tests read it)
+	early  int32 // the annealings begun ahead and kept (tests read it)
 }
 
 // any reports whether a core is spare.
@@ -37,4 +38,16 @@ func idleBeside() *spareCores {
 	s := &spareCores{}
 	s.n.Store(int32(runtime.GOMAXPROCS(0) - 1))
 	return s
+}
+
+// stopFlag tells work begun ahead on a spare core that its result is no
+// longer wanted. A nil flag never stops.
+type stopFlag struct{ atomic.Bool }
+
+func (s *stopFlag) stopped() bool { return s != nil && s.Load() }
+
+func (s *stopFlag) stop() {
+	if s != nil {
+		s.Store(true)
+	}
 }
