@@ -627,6 +627,13 @@ func arrange(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width i
 func arrangeSparing(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, width int, spare *spareCores) (cells, twins []int) {
 	base := newAssembly(n, sides, cm, shaped)
 	base.spare = spare
+	return arrangeOn(base, cm, width), base.prevTwin
+}
+
+// arrangeOn is arrange on base, the assembly of cm (which it keeps what it
+// computes in, for the caller to use again).
+func arrangeOn(base *assembly, cm *compatMatrix, width int) []int {
+	n, sides, shaped := base.n, base.sides, base.shaped
 	type run struct {
 		asm      *assembly
 		vertical bool
@@ -813,7 +820,7 @@ func arrangeSparing(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 		}
 		base.cutBySureness(best, base.seamFloors())
 	}
-	return best, base.prevTwin
+	return best
 }
 
 // anyConsistent reports whether one of the arrangements interlocks everywhere.

@@ -134,12 +134,13 @@ func SolveContent(in ContentInput) (*ContentResult, error) {
 // exchanged wherever every measure prices that lower (exchangeAgreed).
 func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, ms *measures) (cells, twins []int) {
 	if !shaped && ms != nil && n > rectBeamMax && n <= reframeAllMax {
+		// The searches' assemblies, one of each measure, serve the frame
+		// cut, the band turns and the polish below.
 		var alt []int
-		var by *compatMatrix
-		cells, twins, alt, by = arrangeBeside(n, sides, cm, func() *compatMatrix { return ms.blend(blendWeight) })
-		// One assembly of each measure serves the frame cut, the band turns
-		// and the polish below.
-		byMGC, byBlend := newAssembly(n, sides, cm, false), newAssembly(n, sides, by, false)
+		var byMGC, byBlend *assembly
+		cells, alt, byMGC, byBlend = arrangeBeside(n, sides, cm, func() *compatMatrix { return ms.blend(blendWeight) })
+		twins = byMGC.prevTwin
+		by := byBlend.matrix()
 		floors := byMGC.seamFloors() // for both frame cuts below
 		if alt != nil {
 			// The blend's frame is cut where MGC's seams are least sure,
@@ -196,14 +197,14 @@ func arrangeContent(n int, sides []puzzle.Sides, cm *compatMatrix, shaped bool, 
 		// One search: the other cores are spare for its rejoin.
 		return arrangeSparing(n, sides, cm, shaped, beamWidth(n, shaped), idleBeside())
 	}
-	cells, twins, alt, rel := arrangeBeside(n, sides, cm, cm.relative)
+	cells, alt, byMGC, byRel := arrangeBeside(n, sides, cm, cm.relative)
+	twins = byMGC.prevTwin
 	if alt != nil && (cells == nil ||
 		penalisedCost(n, cm.d[dirRight], cm.d[dirDown], alt) < penalisedCost(n, cm.d[dirRight], cm.d[dirDown], cells)) {
 		cells = alt
 	}
 	if cells != nil {
-		byMGC := newAssembly(n, sides, cm, false)
-		refillLoose(byMGC, rel, cells, ms)
+		refillLoose(byMGC, byRel, cells, ms)
 		if ms != nil { // a rect sheet's own search, not the shape restart's
 			cells = searchBlended(byMGC, ms, cells)
 			cells = searchSideMeans(byMGC, ms, cells)
@@ -327,22 +328,29 @@ func cheaperBy(n int, x, y []int, by ...*compatMatrix) bool {
 
 // arrangeBeside runs arrange on a rect sheet's MGC costs cm and on the
 // costs other builds (in its own goroutine, so that building them overlaps
-// MGC's search) at once, on the two cores, and returns both answers (the
-// look-alike links MGC's) and the other costs. The search that ends first
-// leaves its core to the other (spareCores).
-func arrangeBeside(n int, sides []puzzle.Sides, cm *compatMatrix, other func() *compatMatrix) (cells, twins, alt []int, by *compatMatrix) {
+// MGC's search) at once, on the two cores, and returns both answers and the
+// assemblies the searches ran on (the look-alike links MGC's,
+// byMGC.prevTwin), whose seams and what was computed from them the steps
+// after use again: building an assembly takes about 12 ms at 32×32. The
+// search that ends first leaves its core to the other (spareCores).
+func arrangeBeside(n int, sides []puzzle.Sides, cm *compatMatrix, other func() *compatMatrix) (cells, alt []int, byMGC, byOther *assembly) {
 	spare := &spareCores{}
 	parallelFor(2, func(i int) error {
 		defer spare.free()
 		if i == 0 {
-			cells, twins = arrangeSparing(n, sides, cm, false, beamWidth(n, false), spare)
+			byMGC = newAssembly(n, sides, cm, false)
+			byMGC.spare = spare
+			cells = arrangeOn(byMGC, cm, beamWidth(n, false))
 		} else {
-			by = other()
-			alt, _ = arrangeSparing(n, sides, by, false, beamWidth(n, false), spare)
+			by := other()
+			byOther = newAssembly(n, sides, by, false)
+			byOther.spare = spare
+			alt = arrangeOn(byOther, by, beamWidth(n, false))
 		}
 		return nil
 	})
-	return cells, twins, alt, by
+	byMGC.spare, byOther.spare = nil, nil // no search runs beside the steps after
+	return cells, alt, byMGC, byOther
 }
 
 // blendOverrules: the blend's answer replaces MGC's up to 16×16 on the

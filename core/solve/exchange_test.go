@@ -96,16 +96,34 @@ func TestRectAnnealLoosePart(t *testing.T) {
 	}
 }
 
-// TestMetropolis checks the shortcut against the exponential on the draws
-// rand.Float64 can make around it (0, 2⁻⁵³ and its neighbours, the largest
-// below 1) and across the switch at 40.
+// TestMetropolis checks the shortcuts against the exponential on the draws
+// rand.Float64 can make around them (0, 2⁻⁵³ and its neighbours, the
+// largest below 1; exp(−x) and the bound 1/p, each with the draws a step
+// either side), across the switch at 40 and on a million random pairs.
 func TestMetropolis(t *testing.T) {
-	draws := []float64{0, 0x1p-53, 0x2p-53, 0.5, 1 - 0x1p-53}
-	for _, x := range []float64{0.001, 1, 10, 36.7, 36.8, 39.99, 40, 41, 100, 744, 746, 1e9} {
+	step := func(u float64, k int) float64 { return math.Max(0, u+float64(k)*0x1p-53) }
+	for _, x := range []float64{1e-9, 0.001, 0.3, 1, 2.5, 10, 36.7, 36.8, 39.99, 40, 41, 100, 744, 746, 1e9} {
+		draws := []float64{0, 0x1p-53, 0x2p-53, 0.5, 1 - 0x1p-53}
+		p := 1 + x*(1+x*(0.5+x*(1.0/6)))
+		for _, at := range []float64{math.Exp(-x), 1 / p, (1 + 1e-9) / p} {
+			at = math.Round(at*0x1p53) / 0x1p53 // on the draws' grid
+			for k := -2; k <= 2; k++ {
+				if u := step(at, k); u < 1 {
+					draws = append(draws, u)
+				}
+			}
+		}
 		for _, u := range draws {
 			if got, want := metropolis(x, u), u < math.Exp(-x); got != want {
 				t.Errorf("metropolis(%v, %v) = %v, want %v", x, u, got, want)
 			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	for range 1_000_000 {
+		x, u := math.Ldexp(rng.Float64(), rng.IntN(16)-10), rng.Float64()
+		if got, want := metropolis(x, u), u < math.Exp(-x); got != want {
+			t.Fatalf("metropolis(%v, %v) = %v, want %v", x, u, got, want)
 		}
 	}
 }

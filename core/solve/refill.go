@@ -127,7 +127,7 @@ func (a *assembly) refillDoubtful(cells []int) bool {
 // vouched for under blendBelow of the grid) it is filled a third time, on
 // MGC with the prediction residual added (blend, residual.go; nil: not):
 // coral-reef 0.795 → 0.945.
-func refillLoose(byMGC *assembly, rel *compatMatrix, cells []int, ms *measures) {
+func refillLoose(byMGC, byRel *assembly, cells []int, ms *measures) {
 	n, sides := byMGC.n, byMGC.sides
 	share := byMGC.buddyShare(cells)
 	if share < vouchedShare {
@@ -137,7 +137,7 @@ func refillLoose(byMGC *assembly, rel *compatMatrix, cells []int, ms *measures) 
 		// half a second).
 		return
 	}
-	by := []*assembly{byMGC, newAssembly(n, sides, rel, false)}
+	by := []*assembly{byMGC, byRel}
 	if ms != nil && largeLoosePart(share) {
 		by = append(by, newAssembly(n, sides, ms.blend(blendWeight), false))
 	}
