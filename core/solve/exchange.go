@@ -56,6 +56,8 @@ func (a *assembly) annealLoose(cells []int) ([]int, bool) {
 	return a.annealLooseUnless(cells, nil)
 }
 
+// annealLooseUnless is annealLoose, given up as soon as stop is set (cells
+// then returned as they were, unchanged).
 func (a *assembly) annealLooseUnless(cells []int, stop *stopFlag) ([]int, bool) {
 	n, m := a.n, a.m
 	rng := rand.New(rand.NewPCG(uint64(m), 0x616e6e65616c))
