@@ -179,28 +179,51 @@ func TestLookalikeBuckets(t *testing.T) {
 	}
 }
 
-// TestColumnArgmin: the row-by-row column argmin is argmin's column scan,
-// ties to the first, +Inf and NaN never chosen.
-func TestColumnArgmin(t *testing.T) {
+// TestBestMatches: every piece's preferred neighbour, read off the seam
+// floors, is argmin over every piece itself included — ties to the first,
+// +Inf and NaN never chosen — on matrices with ties, +Inf, NaN and pieces
+// cheapest beside themselves.
+func TestBestMatches(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	for _, m := range []int{1, 5, 40} {
-		d := make([]float32, m*m)
-		for i := range d {
-			switch r := rng.IntN(10); {
-			case r == 0:
-				d[i] = inf
-			case r == 1:
-				d[i] = float32(math.NaN())
-			default:
-				d[i] = float32(rng.IntN(4))
+	for _, n := range []int{1, 2, 3, 7} {
+		m := n * n
+		for trial := range 20 {
+			var d [2][]float32
+			for dir := range d {
+				d[dir] = make([]float32, m*m)
+				for i := range d[dir] {
+					switch r := rng.IntN(10); {
+					case r == 0:
+						d[dir][i] = inf
+					case r == 1:
+						d[dir][i] = float32(math.NaN())
+					default:
+						d[dir][i] = float32(rng.IntN(4))
+					}
+				}
+				d[dir][0] = inf // a row and a column with fewer candidates
+				if trial%4 == 0 {
+					for x := range m {
+						d[dir][x*m+x] = 0 // each piece cheapest beside itself
+					}
+				}
 			}
-		}
-		d[0] = inf // a column with fewer candidates
-		got := make([]int, m)
-		columnArgmin(m, d, got)
-		for y := range m {
-			if want := argmin(m, func(x int) float32 { return d[x*m+y] }); got[y] != want {
-				t.Errorf("m=%d column %d: %d, want %d", m, y, got[y], want)
+			a := &assembly{n: n, m: m, right: d[dirRight], down: d[dirDown]}
+			b := a.bestMatches()
+			for x := range m {
+				for _, c := range []struct {
+					got  int
+					want int
+				}{
+					{b.right[x], argmin(m, func(y int) float32 { return d[dirRight][x*m+y] })},
+					{b.left[x], argmin(m, func(y int) float32 { return d[dirRight][y*m+x] })},
+					{b.down[x], argmin(m, func(y int) float32 { return d[dirDown][x*m+y] })},
+					{b.up[x], argmin(m, func(y int) float32 { return d[dirDown][y*m+x] })},
+				} {
+					if c.got != c.want {
+						t.Fatalf("m=%d trial %d piece %d: %d, want %d", m, trial, x, c.got, c.want)
+					}
+				}
 			}
 		}
 	}

@@ -146,29 +146,3 @@ func (a *assembly) twinLinksBucketed() []int {
 	}
 	return prev
 }
-
-// rowArgmin sets best[x] to argmin over y of d[x·m+y] (argmin's: the first
-// smallest, −1 when none is below +Inf).
-func rowArgmin(m int, d []float32, best []int) {
-	for x := range m {
-		best[x] = argmin(m, func(y int) float32 { return d[x*m+y] })
-	}
-}
-
-// columnArgmin sets best[y] to argmin over x of d[x·m+y], reading d row by
-// row (a column scan strides m floats a step): x ascending, a value
-// replaces the best only when smaller, as argmin's scan.
-func columnArgmin(m int, d []float32, best []int) {
-	v := make([]float32, m)
-	for y := range m {
-		best[y], v[y] = -1, inf
-	}
-	for x := range m {
-		row := d[x*m : (x+1)*m]
-		for y, dv := range row {
-			if dv < v[y] {
-				best[y], v[y] = x, dv
-			}
-		}
-	}
-}
