@@ -61,31 +61,8 @@ func (a *assembly) reframe(cells []int) []int {
 // Moving columns leaves every vertical pair as it is, so the cost that can
 // change is the sum of the seams between neighbouring columns.
 func (a *assembly) orderLines(cells []int, byRow bool) bool {
-	n, m := a.n, a.m
-	at := func(line, k int) int { // k-th piece of line
-		if byRow {
-			return cells[line*n+k]
-		}
-		return cells[k*n+line]
-	}
-	pair := a.right
-	if byRow {
-		pair = a.down
-	}
-	// seam[i*n+j]: the cost of line j right after line i.
-	seam := make([]float64, n*n)
-	for i := range n {
-		for j := range n {
-			if i == j {
-				continue
-			}
-			var s float64
-			for k := range n {
-				s += float64(pair[at(i, k)*m+at(j, k)])
-			}
-			seam[i*n+j] = s
-		}
-	}
+	n := a.n
+	seam := a.lineSeams(cells, byRow)
 	order := make([]int, n) // position → original line
 	for i := range order {
 		order[i] = i
@@ -154,9 +131,45 @@ func (a *assembly) orderLines(cells []int, byRow bool) bool {
 			}
 		}
 	}
-	if !moved {
-		return false
+	if moved {
+		placeLines(n, cells, order, byRow)
 	}
+	return moved
+}
+
+// lineSeams returns seam[i·n+j], the cost of column j right after column i
+// of cells (row j below row i if byRow): what orderLines orders by.
+func (a *assembly) lineSeams(cells []int, byRow bool) []float64 {
+	n, m := a.n, a.m
+	at := func(line, k int) int { // k-th piece of line
+		if byRow {
+			return cells[line*n+k]
+		}
+		return cells[k*n+line]
+	}
+	pair := a.right
+	if byRow {
+		pair = a.down
+	}
+	seam := make([]float64, n*n)
+	for i := range n {
+		for j := range n {
+			if i == j {
+				continue
+			}
+			var s float64
+			for k := range n {
+				s += float64(pair[at(i, k)*m+at(j, k)])
+			}
+			seam[i*n+j] = s
+		}
+	}
+	return seam
+}
+
+// placeLines puts the columns (rows if byRow) of cells in order: position
+// p gets the line that was order[p].
+func placeLines(n int, cells, order []int, byRow bool) {
 	old := slices.Clone(cells)
 	for pos, line := range order {
 		for k := range n {
@@ -167,7 +180,6 @@ func (a *assembly) orderLines(cells []int, byRow bool) bool {
 			}
 		}
 	}
-	return true
 }
 
 // maxFrameShift is the most lines shiftFrame wraps from one side of the

@@ -489,32 +489,11 @@ func (a *assembly) swapBlocksPlain(cells []int, best *matches) (bool, int) {
 }
 
 // orderLinesPlain is orderLines pricing every move as a whole path, as it
-// did before the moves were filtered by the seams they change.
+// did before the moves were filtered by the seams they change (the same
+// seam table and placing of the lines).
 func (a *assembly) orderLinesPlain(cells []int, byRow bool) bool {
-	n, m := a.n, a.m
-	at := func(line, k int) int {
-		if byRow {
-			return cells[line*n+k]
-		}
-		return cells[k*n+line]
-	}
-	pair := a.right
-	if byRow {
-		pair = a.down
-	}
-	seam := make([]float64, n*n)
-	for i := range n {
-		for j := range n {
-			if i == j {
-				continue
-			}
-			var s float64
-			for k := range n {
-				s += float64(pair[at(i, k)*m+at(j, k)])
-			}
-			seam[i*n+j] = s
-		}
-	}
+	n := a.n
+	seam := a.lineSeams(cells, byRow)
 	order := make([]int, n)
 	for i := range order {
 		order[i] = i
@@ -550,20 +529,10 @@ func (a *assembly) orderLinesPlain(cells []int, byRow bool) bool {
 			}
 		}
 	}
-	if !moved {
-		return false
+	if moved {
+		placeLines(n, cells, order, byRow)
 	}
-	old := slices.Clone(cells)
-	for pos, line := range order {
-		for k := range n {
-			if byRow {
-				cells[pos*n+k] = old[line*n+k]
-			} else {
-				cells[k*n+pos] = old[k*n+line]
-			}
-		}
-	}
-	return true
+	return moved
 }
 
 // TestOrderLinesAsPriced: orderLines, pricing a move by the seams it changes
