@@ -175,7 +175,10 @@ func ownPNGLayout(data []byte) (w, h int, kind byte, idat []byte, ok bool) {
 			}
 			w, h = int(binary.BigEndian.Uint32(body)), int(binary.BigEndian.Uint32(body[4:]))
 			kind = body[9]
-			if w <= 0 || h <= 0 || int64(w)*int64(h) > MaxPixels || body[8] != 8 ||
+			// Each side alone is bounded first: two sides near 2³² multiply
+			// past int64 and wrap to a small product (image/png reads them
+			// as int32 and refuses those before that).
+			if w <= 0 || h <= 0 || w > MaxPixels || h > MaxPixels || int64(w)*int64(h) > MaxPixels || body[8] != 8 ||
 				kind != pngGray && kind != pngRGB && kind != pngRGBA || body[10] != 0 || body[11] != 0 || body[12] != 0 {
 				return 0, 0, 0, nil, false
 			}

@@ -92,9 +92,10 @@ func TestDecodeOwnPNG(t *testing.T) {
 
 // TestDecodeOwnPNGLeaves: what is not a PNG as jigbench writes it, or is
 // damaged, is left to image/png: a palette, 16-bit samples, a chunk it does
-// not write, a file cut short, a byte flipped in three places of the IDAT
-// chunk (its CRC left), a filter type that does not exist, and rows a byte
-// short or long (the CRCs right).
+// not write, sides whose product overflows int64 (a fuzzing find: the rows'
+// length wrapped negative), a file cut short, a byte flipped in three places
+// of the IDAT chunk (its CRC left), a filter type that does not exist, and
+// rows a byte short or long (the CRCs right).
 func TestDecodeOwnPNGLeaves(t *testing.T) {
 	rgb, _ := EncodePNG(randomImage(0, 40, 30, 7))
 	var pal, deep bytes.Buffer
@@ -112,6 +113,10 @@ func TestDecodeOwnPNGLeaves(t *testing.T) {
 		bad := bytes.Clone(rgb)
 		bad[at] ^= 0x40
 		cases[fmt.Sprintf("CRC, byte %d", at)] = bad
+	}
+	// Sides whose product wraps past int64 to a small or negative number.
+	for _, side := range []uint32{1 << 31, 1<<32 - 1} {
+		cases[fmt.Sprintf("%d×%d", side, side)] = withSize(rgb, side, side)
 	}
 	raw := rawRows(t, rgb)
 	cases["rows short"] = withIDAT(rgb, raw[:len(raw)-1])
@@ -157,6 +162,16 @@ func withIDAT(data, rows []byte) []byte {
 	n := binary.BigEndian.Uint32(data[i:])
 	out := append(bytes.Clone(data[:i]), chunk("IDAT", z.Bytes())...)
 	return append(out, data[i+12+int(n):]...)
+}
+
+// withSize returns data with the size in its header replaced (its CRC
+// right).
+func withSize(data []byte, w, h uint32) []byte {
+	out := bytes.Clone(data)
+	at := len(pngSignature) + 8 // IHDR's body
+	binary.BigEndian.PutUint32(out[at:], w)
+	binary.BigEndian.PutUint32(out[at+4:], h)
+	return withCRCs(out)
 }
 
 // withChunk returns data with a chunk inserted after IHDR.
