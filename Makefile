@@ -44,7 +44,8 @@ vet:
 
 # A few seconds of coverage-guided fuzzing for every parser of outside input.
 # A failing input is saved under <package>/testdata/fuzz/<target>, and fails
-# this run and every later one. Go 1.26's fuzzing coordinator can also stop a
+# this run and every later one; the log's head (the panic's message, without
+# the progress lines) and its tail (where the input went) are printed. Go 1.26's fuzzing coordinator can also stop a
 # run that found nothing with "context deadline exceeded" right at -fuzztime
 # (a race of its own deadline against the workers, go.dev/issue/75804, fixed
 # in Go 1.27): a failure that wrote no input and says just that is reported
@@ -58,7 +59,7 @@ fuzz:
 	  $(GO) test -tags $(TAGS) -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 2s $$pkg >"$$log" 2>&1 || { \
 	    if [ "$$(ls "$$corpus" 2>/dev/null | wc -l)" = "$$before" ] && grep -q 'context deadline exceeded' "$$log"; then \
 	      echo "fuzz $$pkg $$t: stopped by the Go fuzzing deadline race (go.dev/issue/75804); no failing input was found"; \
-	    else tail -n 30 "$$log"; exit 1; fi; }; \
+	    else grep -v '^fuzz: elapsed' "$$log" | head -n 40; echo "[…]"; tail -n 8 "$$log"; exit 1; fi; }; \
 	done
 
 # The ratings store against a real PostgreSQL: the tests start a throwaway
