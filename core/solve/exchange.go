@@ -2,6 +2,7 @@ package solve
 
 import (
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 )
@@ -60,7 +61,7 @@ func (a *assembly) annealLoose(cells []int) ([]int, bool) {
 // then returned as they were, unchanged).
 func (a *assembly) annealLooseUnless(cells []int, stop *stopFlag) ([]int, bool) {
 	n, m := a.n, a.m
-	rng := rand.New(rand.NewPCG(uint64(m), 0x616e6e65616c))
+	rng := pcgRand{rand.NewPCG(uint64(m), 0x616e6e65616c)}
 	cur := a.cost(cells)
 	typical := cur / float64(2*n*(n-1))
 	if !(typical > 0) {
@@ -111,7 +112,7 @@ const annealStopEvery = 1 << 14
 // exchangeAnneal anneals cells in place by exchanging the pieces of two
 // cells of pool, steps times, from temperature hot down to cold; once stop
 // is set it returns early, cells then unfinished.
-func (a *assembly) exchangeAnneal(cells, pool []int, steps int, hot, cold float64, rng *rand.Rand, stop *stopFlag) {
+func (a *assembly) exchangeAnneal(cells, pool []int, steps int, hot, cold float64, rng pcgRand, stop *stopFlag) {
 	cool := math.Pow(cold/hot, 1/float64(steps))
 	t := hot
 	sc := a.newPoolSeamCache(cells, pool)
@@ -120,18 +121,59 @@ func (a *assembly) exchangeAnneal(cells, pool []int, steps int, hot, cold float6
 			return
 		}
 		t *= cool
-		c1, c2 := pool[rng.IntN(len(pool))], pool[rng.IntN(len(pool))]
+		c1, c2 := pool[rng.intN(len(pool))], pool[rng.intN(len(pool))]
 		if c1 == c2 {
 			continue
 		}
-		if d := sc.exchange(c1, c2); d > 0 && !metropolis(d/t, rng.Float64()) {
-			sc.undo(c1, c2)
-		} else {
-			sc.update(c1, c2)
+		// Where no seam costs less than 0 the pricing may stop once the
+		// change reaches refusedFrom(t), where metropolis takes only the
+		// draw u = 0 (priced whole then): the seams still unread would
+		// only add to it.
+		limit := math.NaN()
+		if a.positive {
+			limit = refusedFrom(t)
 		}
+		d, whole := sc.exchangeUnder(c1, c2, limit)
+		if d > 0 {
+			u := rng.float64()
+			if !whole && u == 0 {
+				d = sc.price(c1, c2) // the one draw it would take
+			}
+			if !whole && u != 0 || !metropolis(d/t, u) {
+				sc.undo(c1, c2)
+				continue
+			}
+		}
+		sc.update(c1, c2)
 	}
 	sc.pieces(cells)
 }
+
+// pcgRand draws as rand.New(src)'s IntN and Float64 do, bit for bit, with
+// the PCG called directly rather than through rand.Source: the annealing
+// draws two or three numbers for each of its millions of exchanges
+// (TestPCGRandLikeRand).
+type pcgRand struct{ src *rand.PCG }
+
+// intN is rand.Rand.IntN (n > 0): the high word of a draw times n, drawn
+// again where the low word falls in the 2⁶⁴ mod n values that would bias it.
+func (r pcgRand) intN(n int) int {
+	u := uint64(n)
+	if u&(u-1) == 0 {
+		return int(r.src.Uint64() & (u - 1))
+	}
+	hi, lo := bits.Mul64(r.src.Uint64(), u)
+	if lo < u {
+		thresh := -u % u
+		for lo < thresh {
+			hi, lo = bits.Mul64(r.src.Uint64(), u)
+		}
+	}
+	return int(hi)
+}
+
+// float64 is rand.Rand.Float64: 53 random bits over 2⁵³.
+func (r pcgRand) float64() float64 { return float64(r.src.Uint64()<<11>>11) / (1 << 53) }
 
 // seamCache prices exchanges of two cells' pieces in an arrangement. It
 // holds the seam right of and below each cell (right[c], down[c]; 0 off the
@@ -263,14 +305,58 @@ func (sc *seamCache) update(c1, c2 int) {
 func (sc *seamCache) undo(c1, c2 int) { sc.at[c1], sc.at[c2] = sc.at[c2], sc.at[c1] }
 
 // exchange exchanges the pieces of cells c1 and c2 (c1 ≠ c2) and returns
-// the change in the total cost: that of the seams touching either cell,
-// before the exchange read from the cache and after it from the costs,
-// each summed in setCost's order (so the change is setCost's to the bit).
-// A seam between c1 and c2 is counted once, from the cell before it.
+// the change in the total cost (price).
 func (sc *seamCache) exchange(c1, c2 int) float64 {
+	d, _ := sc.exchangeUnder(c1, c2, math.NaN())
+	return d
+}
+
+// exchangeUnder is exchange, except that it may stop once the change
+// reaches limit (whole is then false, and d at least limit), looked at
+// after each seam of the sum after the exchange — which is the whole
+// change's bound only where no seam costs less than 0 (else pass NaN,
+// which no change reaches).
+func (sc *seamCache) exchangeUnder(c1, c2 int, limit float64) (d float64, whole bool) {
+	sc.at[c1], sc.at[c2] = sc.at[c2], sc.at[c1]
+	return sc.priceUnder(c1, c2, limit)
+}
+
+// price is the change in the total cost that exchanging the pieces of
+// cells c1 and c2 made (they are exchanged already): that of the seams
+// touching either cell, before the exchange read from the cache and after
+// it from the costs, each summed in setCost's order (so the change is
+// setCost's to the bit). A seam between c1 and c2 is counted once, from
+// the cell before it.
+func (sc *seamCache) price(c1, c2 int) float64 {
+	d, _ := sc.priceUnder(c1, c2, math.NaN())
+	return d
+}
+
+// priceUnder is price with exchangeUnder's limit.
+func (sc *seamCache) priceUnder(c1, c2 int, limit float64) (d float64, whole bool) {
 	n, k, at := sc.n, sc.k, sc.at
-	at[c1], at[c2] = at[c2], at[c1]
-	var before, after float64
+	var before float64
+	for j, c := range [2]int{c1, c2} {
+		other := c2
+		if j == 1 {
+			other = c1
+		}
+		r := int(uint32(c) / uint32(n))
+		col := c - r*n
+		if col+1 < n {
+			before += float64(sc.right[c])
+		}
+		if r+1 < n {
+			before += float64(sc.down[c])
+		}
+		if col > 0 && c-1 != other {
+			before += float64(sc.right[c-1])
+		}
+		if r > 0 && c-n != other {
+			before += float64(sc.down[c-n])
+		}
+	}
+	var after float64
 	for j, c := range [2]int{c1, c2} {
 		other := c2
 		if j == 1 {
@@ -280,24 +366,33 @@ func (sc *seamCache) exchange(c1, c2 int) float64 {
 		col := c - r*n
 		x := at[c]
 		if col+1 < n {
-			before += float64(sc.right[c])
-			after += float64(sc.pr[x*k+at[c+1]])
+			if after += float64(sc.pr[x*k+at[c+1]]); after-before >= limit {
+				return after - before, false
+			}
 		}
 		if r+1 < n {
-			before += float64(sc.down[c])
-			after += float64(sc.pd[x*k+at[c+n]])
+			if after += float64(sc.pd[x*k+at[c+n]]); after-before >= limit {
+				return after - before, false
+			}
 		}
 		if col > 0 && c-1 != other {
-			before += float64(sc.right[c-1])
-			after += float64(sc.pr[at[c-1]*k+x])
+			if after += float64(sc.pr[at[c-1]*k+x]); after-before >= limit {
+				return after - before, false
+			}
 		}
 		if r > 0 && c-n != other {
-			before += float64(sc.down[c-n])
-			after += float64(sc.pd[at[c-n]*k+x])
+			if after += float64(sc.pd[at[c-n]*k+x]); after-before >= limit {
+				return after - before, false
+			}
 		}
 	}
-	return after - before
+	return after - before, true
 }
+
+// refusedFrom is a change at or above which metropolis refuses an
+// exchange at temperature t for every draw but u = 0: 40·t made a little
+// larger, so that the quotient d/t, however it rounds, is at least 40.
+func refusedFrom(t float64) float64 { return 40 * t * (1 + 1e-12) }
 
 // metropolis reports whether a change costing x > 0 temperatures is
 // accepted by the draw u (uniform on [0, 1) in steps of 2⁻⁵³, as
@@ -334,12 +429,16 @@ func exchangeAgreed(byMGC *assembly, ms *measures, cells []int) bool {
 	n, m := byMGC.n, byMGC.m
 	others := ms.allFour(byMGC.matrix())[1:]
 	sc := byMGC.newSeamCache(cells)
+	limit := math.NaN() // MGC's pricing stops once the change cannot pass −10⁻⁶
+	if byMGC.positive {
+		limit = -1e-6
+	}
 	moved := false
 	for range exchangeAgreedRounds {
 		changed := false
 		for p := range m {
 			for q := p + 1; q < m; q++ {
-				if d := sc.exchange(p, q); d < -1e-6 && lowerBy(n, cells, p, q, others) {
+				if d, _ := sc.exchangeUnder(p, q, limit); d < -1e-6 && lowerBy(n, cells, p, q, others) {
 					sc.update(p, q)
 					changed = true
 				} else {

@@ -39,7 +39,8 @@ func TestExchangeAnnealRestoresScrambledBlock(t *testing.T) {
 			pool = append(pool, r*n+c)
 		}
 	}
-	rng := rand.New(rand.NewPCG(1, 2))
+	src := rand.NewPCG(1, 2)
+	rng := rand.New(src)
 	for i := len(pool) - 1; i > 0; i-- {
 		j := rng.IntN(i + 1)
 		cells[pool[i]], cells[pool[j]] = cells[pool[j]], cells[pool[i]]
@@ -47,7 +48,7 @@ func TestExchangeAnnealRestoresScrambledBlock(t *testing.T) {
 	if a.cost(cells) == 0 {
 		t.Fatal("the scramble left the block as it was")
 	}
-	a.exchangeAnneal(cells, pool, 200000, 2, 0.01, rng, nil)
+	a.exchangeAnneal(cells, pool, 200000, 2, 0.01, pcgRand{src}, nil)
 	if c := a.cost(cells); c != 0 {
 		t.Fatalf("annealed block costs %v, want 0 (the true arrangement): %v", c, cells)
 	}
@@ -165,9 +166,48 @@ func TestExchangeAnnealSeamCache(t *testing.T) {
 		if slices.Equal(cells, want) {
 			t.Fatalf("%d×%d, pool of %d: the annealing exchanged nothing", n, n, tc.pool)
 		}
-		a.exchangeAnneal(cells, pool, steps, hot, cold, rand.New(rand.NewPCG(7, 8)), nil)
-		if !slices.Equal(cells, want) {
-			t.Fatalf("%d×%d, pool of %d: with the cache the annealing ends at cost %v, without at %v", n, n, tc.pool, a.cost(cells), a.cost(want))
+		// Positive, the pricing stops where metropolis refuses whatever
+		// it draws but 0 (most of the steps below a temperature of 1).
+		for _, positive := range []bool{false, true} {
+			a.positive = positive
+			got := slices.Clone(cells)
+			a.exchangeAnneal(got, pool, steps, hot, cold, pcgRand{rand.NewPCG(7, 8)}, nil)
+			if !slices.Equal(got, want) {
+				t.Fatalf("%d×%d, pool of %d, positive %v: with the cache the annealing ends at cost %v, without at %v",
+					n, n, tc.pool, positive, a.cost(got), a.cost(want))
+			}
+		}
+	}
+}
+
+// TestRefusedFrom: a change at refusedFrom(t) gives d/t ≥ 40, where
+// metropolis refuses every draw but 0, at temperatures over 600 binary
+// orders of magnitude.
+func TestRefusedFrom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for range 100000 {
+		temp := math.Ldexp(1+rng.Float64(), rng.IntN(600)-300)
+		if d := refusedFrom(temp); d/temp < 40 || metropolis(d/temp, math.Nextafter(0, 1)) {
+			t.Fatalf("t = %v: refusedFrom %v gives d/t = %v", temp, d, d/temp)
+		}
+	}
+}
+
+// TestPCGRandLikeRand: pcgRand draws what rand.New on the same PCG draws,
+// IntN and Float64 interleaved, for bounds of one, powers of two, small
+// and large pool sizes, and bounds near 2⁶³ whose draws are often redrawn.
+func TestPCGRandLikeRand(t *testing.T) {
+	bounds := []int{1, 2, 3, 7, 64, 100, 513, 1000, 1 << 20, 3 << 40, math.MaxInt64/2 + 3, math.MaxInt64 - 1, math.MaxInt64}
+	want, got := rand.New(rand.NewPCG(9, 10)), pcgRand{rand.NewPCG(9, 10)}
+	for i := range 200000 {
+		n := bounds[i%len(bounds)]
+		if w, g := want.IntN(n), got.intN(n); w != g {
+			t.Fatalf("draw %d: IntN(%d) = %d, intN %d", i, n, w, g)
+		}
+		if i%3 == 0 {
+			if w, g := want.Float64(), got.float64(); w != g {
+				t.Fatalf("draw %d: Float64 = %v, float64 %v", i, w, g)
+			}
 		}
 	}
 }

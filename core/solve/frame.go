@@ -549,27 +549,36 @@ func (a *assembly) setCost(cells, set []int, inSet []bool) float64 {
 // only when no pair costs less than 0 (see nonNegative): a sum of
 // non-negative terms never falls in rounding, so the whole sum would not
 // have been below bound either; otherwise pass NaN, which no sum reaches.
+// The sum is looked at after every seam, not every cell: most of the block
+// exchanges it prices pass the bound part way through a cell, and the
+// seams it would still read there are a random read each of the n²×n²
+// matrices (the same sums and stops otherwise).
 func (a *assembly) setCostUnder(cells, set []int, inSet []bool, bound float64) float64 {
 	n, m := a.n, a.m
 	var s float64
 	for _, c := range set {
-		if s >= bound {
-			return s
-		}
 		r := int(uint32(c) / uint32(n)) // a 32-bit division is the faster
 		col := c - r*n
 		x := cells[c]
 		if col+1 < n {
-			s += float64(a.right[x*m+cells[c+1]])
+			if s += float64(a.right[x*m+cells[c+1]]); s >= bound {
+				return s
+			}
 		}
 		if r+1 < n {
-			s += float64(a.down[x*m+cells[c+n]])
+			if s += float64(a.down[x*m+cells[c+n]]); s >= bound {
+				return s
+			}
 		}
 		if col > 0 && !inSet[c-1] {
-			s += float64(a.right[cells[c-1]*m+x])
+			if s += float64(a.right[cells[c-1]*m+x]); s >= bound {
+				return s
+			}
 		}
 		if r > 0 && !inSet[c-n] {
-			s += float64(a.down[cells[c-n]*m+x])
+			if s += float64(a.down[cells[c-n]*m+x]); s >= bound {
+				return s
+			}
 		}
 	}
 	return s
