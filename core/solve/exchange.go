@@ -392,7 +392,14 @@ func (sc *seamCache) priceUnder(c1, c2 int, limit float64) (d float64, whole boo
 // refusedFrom is a change at or above which metropolis refuses an
 // exchange at temperature t for every draw but u = 0: 40·t made a little
 // larger, so that the quotient d/t, however it rounds, is at least 40.
-func refusedFrom(t float64) float64 { return 40 * t * (1 + 1e-12) }
+// Below 2⁻⁹⁰⁰ (or at 0, or NaN) it is NaN, which no change reaches: near
+// the subnormals the products lose the precision that argument needs.
+func refusedFrom(t float64) float64 {
+	if !(t >= 0x1p-900) {
+		return math.NaN()
+	}
+	return 40 * t * (1 + 1e-12)
+}
 
 // metropolis reports whether a change costing x > 0 temperatures is
 // accepted by the draw u (uniform on [0, 1) in steps of 2⁻⁵³, as

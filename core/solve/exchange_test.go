@@ -181,14 +181,19 @@ func TestExchangeAnnealSeamCache(t *testing.T) {
 }
 
 // TestRefusedFrom: a change at refusedFrom(t) gives d/t ≥ 40, where
-// metropolis refuses every draw but 0, at temperatures over 600 binary
-// orders of magnitude.
+// metropolis refuses every draw but 0, at temperatures from 2⁻⁹⁰⁰ to 2¹⁰⁰⁰;
+// below, at 0 and at NaN no change reaches it.
 func TestRefusedFrom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	for range 100000 {
-		temp := math.Ldexp(1+rng.Float64(), rng.IntN(600)-300)
+		temp := math.Ldexp(1+rng.Float64(), rng.IntN(1900)-900)
 		if d := refusedFrom(temp); d/temp < 40 || metropolis(d/temp, math.Nextafter(0, 1)) {
 			t.Fatalf("t = %v: refusedFrom %v gives d/t = %v", temp, d, d/temp)
+		}
+	}
+	for _, temp := range []float64{0, math.SmallestNonzeroFloat64, 0x1p-901, math.NaN()} {
+		if d := refusedFrom(temp); d == d {
+			t.Errorf("t = %v: refusedFrom %v, want NaN", temp, d)
 		}
 	}
 }
