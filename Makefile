@@ -45,11 +45,12 @@ vet:
 # A few seconds of coverage-guided fuzzing for every parser of outside input.
 # A failing input is saved under <package>/testdata/fuzz/<target>, and fails
 # this run and every later one; the log's head (the panic's message, without
-# the progress lines) and its tail (where the input went) are printed. Go 1.26's fuzzing coordinator can also stop a
-# run that found nothing with "context deadline exceeded" right at -fuzztime
-# (a race of its own deadline against the workers, go.dev/issue/75804, fixed
-# in Go 1.27): a failure that wrote no input and says just that is reported
-# as such and does not fail the build.
+# the progress lines) and its tail (where the input went) are printed. Go
+# 1.26's fuzzing coordinator can also stop a run that found nothing with
+# "context deadline exceeded" right at -fuzztime (a race of its own deadline
+# against the workers, go.dev/issue/75804, fixed in Go 1.27): a failure that
+# wrote no input and says just that is reported as such and does not fail
+# the build.
 fuzz:
 	@log=$$(mktemp); trap 'rm -f "$$log"' EXIT; \
 	for t in $$(grep -ho '^func Fuzz[A-Za-z0-9_]*' $$(grep -rl --include='*_test.go' '^func Fuzz' .) | sed 's/func //'); do \

@@ -92,10 +92,10 @@ func TestDecodeOwnPNG(t *testing.T) {
 
 // TestDecodeOwnPNGLeaves: what is not a PNG as jigbench writes it, or is
 // damaged, is left to image/png: a palette, 16-bit samples, a chunk it does
-// not write, sides whose product overflows int64 (a fuzzing find: the rows'
-// length wrapped negative), a file cut short, a byte flipped in three places
-// of the IDAT chunk (its CRC left), a filter type that does not exist, and
-// rows a byte short or long (the CRCs right).
+// not write, sides too large (2³² − 1 squared overflows int64: a fuzzing
+// find, the rows' length wrapped negative), a file cut short, a byte
+// flipped in three places of the IDAT chunk (its CRC left), a filter type
+// that does not exist, and rows a byte short or long (the CRCs right).
 func TestDecodeOwnPNGLeaves(t *testing.T) {
 	rgb, _ := EncodePNG(randomImage(0, 40, 30, 7))
 	var pal, deep bytes.Buffer
@@ -114,7 +114,8 @@ func TestDecodeOwnPNGLeaves(t *testing.T) {
 		bad[at] ^= 0x40
 		cases[fmt.Sprintf("CRC, byte %d", at)] = bad
 	}
-	// Sides whose product wraps past int64 to a small or negative number.
+	// Sides too large: 2³¹ (their product too) and 2³² − 1, whose product
+	// wraps past int64 to a negative number.
 	for _, side := range []uint32{1 << 31, 1<<32 - 1} {
 		cases[fmt.Sprintf("%d×%d", side, side)] = withSize(rgb, side, side)
 	}
