@@ -552,7 +552,8 @@ func (a *assembly) setCost(cells, set []int, inSet []bool) float64 {
 // The sum is looked at after every seam, not every cell: most of the block
 // exchanges it prices pass the bound part way through a cell, and the
 // seams it would still read there are a random read each of the n²×n²
-// matrices (the same sums and stops otherwise).
+// matrices. Whole sums are as before; a stop comes no later, and what is
+// compared with the bound decides the same.
 func (a *assembly) setCostUnder(cells, set []int, inSet []bool, bound float64) float64 {
 	n, m := a.n, a.m
 	var s float64
