@@ -76,6 +76,12 @@ type assembly struct {
 	columnsOnce   sync.Once
 	floors        *seamFloor // seamFloors, once computed
 	floorsOnce    sync.Once
+	// rightLow and downLow are right and down as levels of lowLevel, each
+	// level's value at most the seam's (lowerSeams); built once, for
+	// setCostUnder.
+	rightLow, downLow []uint8
+	lowLevel          [256]float64
+	lowOnce           sync.Once
 }
 
 // columns returns right and down transposed, built on first use:

@@ -252,6 +252,146 @@ func TestSetCostUnder(t *testing.T) {
 	}
 }
 
+// spreadSeams is an n×n assembly whose seams spread over 2⁻⁶⁰–2²⁰ with
+// every mantissa, with zeros, subnormals and +Inf among them: the lower
+// levels (lowerSeams) round most of them down and clip the smallest.
+func spreadSeams(n int, rng *rand.Rand) *assembly {
+	m := n * n
+	cm := &compatMatrix{m: m, d: [2][]float32{make([]float32, m*m), make([]float32, m*m)}}
+	for _, d := range cm.d {
+		for i := range d {
+			switch rng.IntN(40) {
+			case 0:
+				d[i] = 0
+			case 1:
+				d[i] = math.Float32frombits(uint32(1 + rng.IntN(1<<23-1))) // subnormal
+			case 2:
+				d[i] = float32(math.Inf(1))
+			default:
+				d[i] = float32(math.Ldexp(1+rng.Float64(), rng.IntN(80)-60))
+			}
+		}
+	}
+	return newAssembly(n, make([]puzzle.Sides, m), cm, false)
+}
+
+// TestLowerSeams: every level is worth at most its seam (a wrong rounding
+// up would let setCostUnder refuse a set the seams price under its bound);
+// a finite seam of the 32 octaves below the dearest finite one's is worth
+// more than 8/9 of it (above the lowest level); what lies below them, 0
+// and subnormals, are worth 0; +Inf the top level.
+func TestLowerSeams(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	a := spreadSeams(9, rng)
+	if !a.positive {
+		t.Fatal("spreadSeams has a negative seam")
+	}
+	a.lowerSeams()
+	dearest := 0.0
+	for _, d := range [2][]float32{a.right, a.down} {
+		for _, v := range d {
+			if !math.IsInf(float64(v), 1) {
+				dearest = max(dearest, float64(v))
+			}
+		}
+	}
+	_, top := math.Frexp(dearest) // dearest in [2^(top−1), 2^top)
+	floor := math.Ldexp(1, top-1-(lowLevels-1))
+	tight, clipped := 0, 0
+	for dir, d := range [2][]float32{a.right, a.down} {
+		low := [2][]uint8{a.rightLow, a.downLow}[dir]
+		for i, v := range d {
+			seam, got := float64(v), a.lowLevel[low[i]]
+			switch {
+			case !(got <= seam):
+				t.Fatalf("seam %g (%#08x): level %d worth %g, above it", seam, math.Float32bits(v), low[i], got)
+			case math.IsInf(seam, 1):
+				if low[i] != 255 {
+					t.Fatalf("+Inf: level %d, want 255", low[i])
+				}
+			case seam < floor:
+				if got != 0 {
+					t.Fatalf("seam %g below the levels (from %g): worth %g, want 0", seam, floor, got)
+				}
+				clipped++
+			case seam >= floor*9/8:
+				if !(got > seam*8/9) {
+					t.Fatalf("seam %g: level %d worth %g, not above 8/9 of it", seam, low[i], got)
+				}
+				tight++
+			}
+		}
+	}
+	if tight < 1000 || clipped < 1000 {
+		t.Fatalf("%d seams tightly bounded and %d clipped: the test no longer spans the levels", tight, clipped)
+	}
+}
+
+// TestSetCostUnderOnLowerLevels: with the lower levels summed first, a set
+// priced under a bound is priced exactly (the same float64 as the plain sum
+// in the same order) and one not under it is reported at or above it, on
+// seams over 80 octaves and bounds within a level of the sum.
+func TestSetCostUnderOnLowerLevels(t *testing.T) {
+	const n = 9
+	rng := rand.New(rand.NewPCG(10, 11))
+	a := spreadSeams(n, rng)
+	m := n * n
+	inSet := make([]bool, m)
+	plain := func(cells, set []int) float64 {
+		var s float64
+		for _, c := range set {
+			r, col, x := c/n, c%n, cells[c]
+			if col+1 < n {
+				s += float64(a.right[x*m+cells[c+1]])
+			}
+			if r+1 < n {
+				s += float64(a.down[x*m+cells[c+n]])
+			}
+			if col > 0 && !inSet[c-1] {
+				s += float64(a.right[cells[c-1]*m+x])
+			}
+			if r > 0 && !inSet[c-n] {
+				s += float64(a.down[cells[c-n]*m+x])
+			}
+		}
+		return s
+	}
+	under, over := 0, 0
+	for trial := range 20000 {
+		cells := rng.Perm(m)
+		var set []int
+		for c := range cells {
+			if rng.IntN(12) == 0 {
+				set = append(set, c)
+				inSet[c] = true
+			}
+		}
+		whole := plain(cells, set)
+		bound := whole * (1 + (rng.Float64()-0.5)/4) // within a level either way
+		if rng.IntN(8) == 0 {
+			bound = whole
+		}
+		got := a.setCostUnder(cells, set, inSet, bound)
+		switch {
+		case whole < bound && got != whole:
+			t.Fatalf("trial %d: under the bound %v: %v, plain %v", trial, bound, got, whole)
+		case !(whole < bound) && !(got >= bound):
+			t.Fatalf("trial %d: not under the bound %v: %v, plain %v", trial, bound, got, whole)
+		}
+		if whole < bound {
+			under++
+		} else if !math.IsInf(whole, 1) {
+			over++
+		}
+		for _, c := range set {
+			inSet[c] = false
+		}
+	}
+	if under < 5000 || over < 5000 {
+		t.Fatalf("%d sets under the bound, %d finite ones over it: too few of one", under, over)
+	}
+}
+
 // TestColumns: the transposes are right and down read by columns, for
 // sizes that the tiles of transpose divide and do not.
 func TestColumns(t *testing.T) {
