@@ -641,9 +641,10 @@ const lowLevels = 32
 // the top three bits of its mantissa, so each level's value — the seam with
 // the other bits cleared — is at most the seam and more than 8/9 of it.
 // Level 0 is worth 0: seams below those octaves (0, subnormals) and the
-// lowest octave's first eighth; +Inf is the top level. At 32×32 the two matrices of levels take 2 MB
-// where the seams take 8: the block exchanges' random reads of them miss
-// the cache less (docs/solver.md, "Lower levels of the seams").
+// lowest octave's first eighth; +Inf is the top level. At 32×32 the two
+// matrices of levels take 2 MB where the seams take 8: the block
+// exchanges' random reads of them miss the cache less (docs/solver.md,
+// "Lower levels of the seams").
 func (a *assembly) lowerSeams() {
 	a.lowOnce.Do(func() {
 		exponent := func(v float32) int { return int(math.Float32bits(v) >> 23 & 0xff) }
