@@ -304,18 +304,12 @@ func (sc *seamCache) update(c1, c2 int) {
 // undo exchanges the pieces of c1 and c2 back.
 func (sc *seamCache) undo(c1, c2 int) { sc.at[c1], sc.at[c2] = sc.at[c2], sc.at[c1] }
 
-// exchange exchanges the pieces of cells c1 and c2 (c1 ≠ c2) and returns
-// the change in the total cost (price).
-func (sc *seamCache) exchange(c1, c2 int) float64 {
-	d, _ := sc.exchangeUnder(c1, c2, math.NaN())
-	return d
-}
-
-// exchangeUnder is exchange, except that it may stop once the change
-// reaches limit (whole is then false, and d at least limit), looked at
-// after each seam of the sum after the exchange — which is the whole
-// change's bound only where no seam costs less than 0 (else pass NaN,
-// which no change reaches).
+// exchangeUnder exchanges the pieces of cells c1 and c2 (c1 ≠ c2) and
+// returns the change in the total cost (price), except that it may stop
+// once the change reaches limit (whole is then false, and d at least
+// limit), looked at after each seam of the sum after the exchange — which
+// is the whole change's bound only where no seam costs less than 0 (else
+// pass NaN, which no change reaches).
 func (sc *seamCache) exchangeUnder(c1, c2 int, limit float64) (d float64, whole bool) {
 	sc.at[c1], sc.at[c2] = sc.at[c2], sc.at[c1]
 	return sc.priceUnder(c1, c2, limit)
