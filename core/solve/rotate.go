@@ -38,29 +38,16 @@ import "slices"
 // pass's tables are kept too, and built again only where lines changed.
 func (a *assembly) rotateBlocks(cells []int, best *matches, memo *shiftMemo) bool {
 	n, m := a.n, a.m
+	if n < 2 {
+		return false
+	}
 	doubt := a.doubtful(cells, best)
 	const maxBlock, maxLen = 4, 16
 	const maxShift = 3
 	lineMajor := make([]int, n*n)
 	var diag *lineDiagonals // the tables, made in the first pass (see below)
 	var pairs linePairs
-	// Blocks up to maxLen long take 2·maxShift shifts each, whole lines n.
-	slots := n*n*2*maxShift + n
-	prefix, stamp := make([]float64, slots), make([]int, slots)
-	epoch := 0
-	// The terms of a boundary's diagonals, by shift (slot): those of the
-	// lower boundary (i0, the same for every i1) and of the upper one (i1,
-	// the same for up to maxBlock values of i0, kept for each i1 modulo
-	// maxBlock+1), valid while stamped with the boundary's last build
-	// (built[b], a number no other build has).
-	lowTerm, lowStamp := make([]float64, slots), make([]int, slots)
-	upTerm, upStamp := make([]float64, (maxBlock+1)*slots), make([]int, (maxBlock+1)*slots)
-	built, builds := make([]int, n), 0
-	rebuild := func(b int, lines []int, cross []float32) {
-		diag.build(b, lines, cross, m)
-		builds++
-		built[b] = builds
-	}
+	blocks := shiftBlocks(n, maxLen, maxShift)
 	moved := false
 	for pass, vertical := range [2]bool{false, true} {
 		idx := func(line, k int) int {
@@ -141,55 +128,8 @@ func (a *assembly) rotateBlocks(cells []int, best *matches, memo *shiftMemo) boo
 		}
 		for b := 1; b < n; b++ {
 			if changed[b-1] || changed[b] {
-				rebuild(b, lines, cross)
-			} else {
-				builds++ // as built, but not for this call's kept terms
-				built[b] = builds
+				diag.build(b, lines, cross, m)
 			}
-		}
-		// delta is the change in total cost of shifting block (i0…i1−1,
-		// from…to−1) by d cells, 0 < d < to−from. Its sum over the lines
-		// runs from i0 on, so the blocks one line thicker (the next i1)
-		// go on from the sum kept for this one: prefix[slot], slot the
-		// shift's place in the order of every i1's (from, to, d), when
-		// stamped with the epoch — a new one for each i0 and after each
-		// shift.
-		delta := func(i0, i1, from, to, d, slot int) float64 {
-			l := to - from
-			var s float64
-			i := i0
-			if stamp[slot] == epoch*(maxBlock+1)+i1-1-i0 {
-				s, i = prefix[slot], i1-1
-			}
-			for ; i < i1; i++ {
-				seam := pairs.line(i)
-				cut := float64(seam[(to-d-1)*n+to-d])
-				wrap := float64(seam[(to-1)*n+from])
-				s += wrap - cut
-				if from > 0 {
-					s += float64(seam[(from-1)*n+to-d]) - float64(seam[(from-1)*n+from])
-				}
-				if to < n {
-					s += float64(seam[(to-d-1)*n+to]) - float64(seam[(to-1)*n+to])
-				}
-			}
-			prefix[slot], stamp[slot] = s, epoch*(maxBlock+1)+i1-i0
-			if i0 > 0 { // the lower line of boundary i0 moves
-				if lowStamp[slot] != built[i0] {
-					lowTerm[slot] = diag.lower(i0, d-l, from, from+d) + diag.lower(i0, d, from+d, to) - diag.lower(i0, 0, from, to)
-					lowStamp[slot] = built[i0]
-				}
-				s += lowTerm[slot]
-			}
-			if i1 < n { // the upper line of boundary i1 moves
-				k := i1%(maxBlock+1)*slots + slot
-				if upStamp[k] != built[i1] {
-					upTerm[k] = diag.upper(i1, d-l, from, from+d) + diag.upper(i1, d, from+d, to) - diag.upper(i1, 0, from, to)
-					upStamp[k] = built[i1]
-				}
-				s += upTerm[k]
-			}
-			return s
 		}
 		seg := make([]int, n)
 		apply := func(i0, i1, from, to, d int) {
@@ -208,42 +148,103 @@ func (a *assembly) rotateBlocks(cells []int, best *matches, memo *shiftMemo) boo
 			}
 			countBefore(n, dirty, dirtyBefore)
 			for b := max(i0, 1); b <= min(i1, n-1); b++ {
-				rebuild(b, lines, cross)
+				diag.build(b, lines, cross, m)
 			}
-			epoch++
 		}
+		// The blocks from line i0 are priced in the order (i1, slot) —
+		// thinner blocks first, then by place and shift — and each shift
+		// that lowers the cost is made as it is met, the rest priced on the
+		// arrangement it leaves. Each shift's sum is taken over the lines
+		// from i0 down, so a block one line thicker (i1+1) goes on from the
+		// thinner one's sum: a sweep runs slot by slot and i1 within each,
+		// keeping that sum in a register, and finds the first shift in
+		// (i1, slot) order that lowers the cost (pricing no (i1, slot)
+		// after one found); that shift is made, and the next sweep begins
+		// after it (start: the first (i1, slot) not priced yet). Each sum
+		// adds the same terms in the same order as pricing block by block.
+		skip := make([]bool, maxBlock+1)
+		ups, upNow := make([][]float64, maxBlock+1), make([]float64, maxBlock+1)
 		for i0 := range n {
-			epoch++
-			for i1 := i0 + 1; i1 <= min(n, i0+maxBlock); i1++ {
-				slot := 0
-				for from := 0; from < n-1; from++ {
-					for to := from + 2; to <= n; to++ {
-						if to-from > maxLen && to < n {
-							continue // only whole lines are longer
+			start := [2]int{i0 + 1, 0}
+			for {
+				top := min(n, i0+maxBlock)
+				var at struct{ i1, slot, from, to, d int }
+				for _, b := range blocks {
+					if top == i0 {
+						break // a shift of one line found: none comes before it
+					}
+					from, to := b.from, b.to
+					l := to - from
+					last := i0 // the thickest block to price here (i1)
+					for i1 := i0 + 1; i1 <= top; i1++ {
+						skip[i1-i0] = !anyDoubt(doubtBefore, i0, i1, from, to) || unchanged(i0, i1, from, to) ||
+							i1 == start[0] && b.slot+2*b.shifts <= start[1] || i1 < start[0]
+						if !skip[i1-i0] {
+							last = i1
 						}
-						if to-from > maxLen && from > 0 {
-							break
+					}
+					if last == i0 {
+						continue
+					}
+					// The diagonals' sums of boundary i0 and of each i1, and
+					// their terms the shift takes away (diag.lower, diag.upper
+					// read in place: the same sums).
+					var lo []float64
+					var loNow float64
+					if i0 > 0 {
+						lo, loNow = diag.lo[i0], diag.lower(i0, 0, from, to)
+					}
+					for i1 := i0 + 1; i1 <= min(last, n-1); i1++ {
+						ups[i1-i0], upNow[i1-i0] = diag.up[i1], diag.upper(i1, 0, from, to)
+					}
+					for j := 0; j < 2*b.shifts && min(last, top) > i0; j++ {
+						slot, d := b.slot+j, j/2+1 // by d, and by −d round the block
+						if j%2 == 1 {
+							d = l - d
 						}
-						l := to - from
-						shifts := min(maxShift, l-1)
-						if l == n {
-							shifts = n / 2
+						// diag's offsets of the shifted diagonals: the part
+						// wrapped round (d−l) and the rest (d)
+						back, on := (d-l+n-1)*(n+1), (d+n-1)*(n+1)
+						var s, low float64
+						if i0 > 0 { // the lower line of boundary i0 moves
+							low = (lo[back+from+d] - lo[back+from]) + (lo[on+to] - lo[on+from+d]) - loNow
 						}
-						if !anyDoubt(doubtBefore, i0, i1, from, to) || unchanged(i0, i1, from, to) {
-							slot += 2 * shifts // d < l: no shift is 0
-							continue
-						}
-						for d := 1; d <= shifts; d++ { // d < l
-							for _, dd := range [2]int{d, l - d} { // by d, and by −d round the block
-								slot++
-								if delta(i0, i1, from, to, dd, slot-1) < -1e-6 {
-									apply(i0, i1, from, to, dd)
-									moved = true
-								}
+						for i1 := i0 + 1; i1 <= min(last, top); i1++ {
+							seam := pairs.line(i1 - 1)
+							cut := float64(seam[(to-d-1)*n+to-d])
+							wrap := float64(seam[(to-1)*n+from])
+							s += wrap - cut
+							if from > 0 {
+								s += float64(seam[(from-1)*n+to-d]) - float64(seam[(from-1)*n+from])
+							}
+							if to < n {
+								s += float64(seam[(to-d-1)*n+to]) - float64(seam[(to-1)*n+to])
+							}
+							if skip[i1-i0] || i1 == start[0] && slot < start[1] {
+								continue
+							}
+							v := s
+							if i0 > 0 {
+								v += low
+							}
+							if i1 < n { // the upper line of boundary i1 moves
+								up := ups[i1-i0]
+								v += (up[back+from+d] - up[back+from]) + (up[on+to] - up[on+from+d]) - upNow[i1-i0]
+							}
+							if v < -1e-6 {
+								at = struct{ i1, slot, from, to, d int }{i1, slot, from, to, d}
+								top = i1 - 1 // no later (i1, slot) is priced
+								break
 							}
 						}
 					}
 				}
+				if at.i1 == 0 {
+					break
+				}
+				apply(i0, at.i1, at.from, at.to, at.d)
+				moved = true
+				start = [2]int{at.i1, at.slot + 1}
 			}
 		}
 		if memo != nil {
@@ -252,6 +253,34 @@ func (a *assembly) rotateBlocks(cells []int, best *matches, memo *shiftMemo) boo
 		}
 	}
 	return moved
+}
+
+// shiftBlock is a place and length of block rotateBlocks shifts (positions
+// from…to−1 of its lines) by 1…shifts cells each way, priced in slots
+// slot…slot+2·shifts−1 (by 1, by −1, by 2, …).
+type shiftBlock struct{ from, to, shifts, slot int }
+
+// shiftBlocks lists rotateBlocks' blocks on n-cell lines in the order it
+// prices them: up to maxLen cells long, moved up to maxShift cells, and
+// whole lines, moved up to half round.
+func shiftBlocks(n, maxLen, maxShift int) []shiftBlock {
+	var bs []shiftBlock
+	slot := 0
+	for from := 0; from < n-1; from++ {
+		for to := from + 2; to <= n; to++ {
+			l := to - from
+			if l > maxLen && (to < n || from > 0) {
+				continue // only whole lines are longer
+			}
+			shifts := min(maxShift, l-1)
+			if l == n {
+				shifts = n / 2
+			}
+			bs = append(bs, shiftBlock{from, to, shifts, slot})
+			slot += 2 * shifts
+		}
+	}
+	return bs
 }
 
 // shiftMemo is what rotateBlocks' passes (along rows, along columns)
