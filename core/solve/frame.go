@@ -151,18 +151,19 @@ func (a *assembly) lineSeams(cells []int, byRow bool) []float64 {
 	if byRow {
 		pair = a.down
 	}
+	// Each row of pair is read n times in a row (k outer, j inner): a
+	// page and its cache lines at a time rather than n rows in turn. Each
+	// sum still adds its terms in k's order.
 	seam := make([]float64, n*n)
 	for i := range n {
-		for j := range n {
-			if i == j {
-				continue
+		sum := seam[i*n : (i+1)*n]
+		for k := range n {
+			row := pair[at(i, k)*m : (at(i, k)+1)*m]
+			for j := range n {
+				sum[j] += float64(row[at(j, k)])
 			}
-			var s float64
-			for k := range n {
-				s += float64(pair[at(i, k)*m+at(j, k)])
-			}
-			seam[i*n+j] = s
 		}
+		sum[i] = 0
 	}
 	return seam
 }
