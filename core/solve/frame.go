@@ -471,31 +471,37 @@ func (a *assembly) swapBlocks(cells []int, best *matches, memo *swapMemo) bool {
 				}
 				bq := blocks[j]
 				apart := !joined(p, q)
-				if apart && a.positive {
-					// The levels' sum of the exchange first, with no
-					// cell moved: on the benchmark's instance it turns
-					// down all but 10,263 of 2.93 million pairs
-					// (docs/solver.md, "Lower levels of the seams").
-					if under := price[i] + price[j] - 1e-6; a.exchangeLow(cells, bp, bq, w, inner[i], inner[j], under) >= under {
-						continue
-					}
+				before := price[i] + price[j]
+				// Blocks apart: the levels' sum of the exchange first,
+				// with no cell moved — on the benchmark's instance it
+				// turns down all but 10,263 of 2.93 million pairs
+				// (docs/solver.md, "Lower levels of the seams") — and
+				// the seams after it, which that sum leaves under the bound.
+				onLevels := apart && a.positive
+				if under := before - 1e-6; onLevels && a.exchangeLow(cells, bp, bq, w, inner[i], inner[j], under) >= under {
+					continue
 				}
 				set = append(append(set[:0], bp...), bq...)
 				for _, c := range set {
 					inSet[c] = true
 				}
-				before := price[i] + price[j]
 				if !apart {
 					before = a.setCost(cells, set, inSet)
 				}
-				under := math.NaN() // see rotateBlocks
+				under := math.NaN() // no bound where a seam may cost less than 0 (setCostUnder)
 				if a.positive {
 					under = before - 1e-6
 				}
 				for k := range bp {
 					cells[bp[k]], cells[bq[k]] = cells[bq[k]], cells[bp[k]]
 				}
-				swapped := a.setCostUnder(cells, set, inSet, under) < before-1e-6
+				var after float64
+				if onLevels {
+					after = a.setSeamsUnder(cells, set, inSet, under)
+				} else {
+					after = a.setCostUnder(cells, set, inSet, under)
+				}
+				swapped := after < before-1e-6
 				if swapped {
 					moved = true
 				} else {
@@ -589,6 +595,12 @@ func (a *assembly) setCostUnder(cells, set []int, inSet []bool, bound float64) f
 			return s
 		}
 	}
+	return a.setSeamsUnder(cells, set, inSet, bound)
+}
+
+// setSeamsUnder is setCostUnder on the seams alone, for a set whose levels
+// are known to leave it under bound.
+func (a *assembly) setSeamsUnder(cells, set []int, inSet []bool, bound float64) float64 {
 	n, m := a.n, a.m
 	var s float64
 	for _, c := range set {
