@@ -180,6 +180,75 @@ func TestExchangeAnnealSeamCache(t *testing.T) {
 	}
 }
 
+// TestPoolPriceLikeSetCost: on a pool's copy (priceAround) the price of
+// exchanging two cells' pieces — side by side either way round, one above
+// the other, on the grid's edges and corners, apart — is setCost's change
+// to the bit; with a limit, a price stopped short has reached the limit and
+// so has the whole change. Over the whole grid, and over a pool of a few
+// cells with the rest out of its reach; the exchanges move the arrangement
+// along as the annealing would.
+func TestPoolPriceLikeSetCost(t *testing.T) {
+	const n = 7
+	m := n * n
+	for _, size := range []int{m, 12} {
+		rng := rand.New(rand.NewPCG(9, uint64(size)))
+		a := &assembly{n: n, m: m, right: make([]float32, m*m), down: make([]float32, m*m)}
+		for i := range a.right {
+			a.right[i] = float32(math.Ldexp(rng.Float64(), rng.IntN(60)-30))
+			a.down[i] = float32(math.Ldexp(rng.Float64(), rng.IntN(60)-30))
+		}
+		cells := rng.Perm(m)
+		pool := rng.Perm(m)[:size]
+		inPool := make([]bool, m)
+		for _, c := range pool {
+			inPool[c] = true
+		}
+		sc := a.newPoolSeamCache(cells, pool)
+		if sc.around == nil {
+			t.Fatalf("pool of %d: not priced on a copy", size)
+		}
+		inSet := make([]bool, m)
+		near := 0
+		for range 20000 {
+			c1 := pool[rng.IntN(len(pool))]
+			c2 := pool[rng.IntN(len(pool))]
+			if d := []int{1, -1, n, -n}[rng.IntN(4)]; rng.IntN(2) == 0 && c1+d >= 0 && c1+d < m && inPool[c1+d] &&
+				(d == n || d == -n || (c1+d)/n == c1/n) {
+				c2 = c1 + d
+				near++
+			}
+			if c1 == c2 {
+				continue
+			}
+			want := a.exchange(cells, c1, c2, inSet) // cells exchanged
+			if d, whole := sc.exchangeUnder(c1, c2, math.NaN()); !whole || d != want {
+				t.Fatalf("pool of %d, cells %d and %d: priced %v (whole %v), setCost's change %v", size, c1, c2, d, whole, want)
+			}
+			sc.undo(c1, c2)
+			limit := math.Abs(want) * math.Ldexp(1, rng.IntN(5)-2)
+			d, whole := sc.exchangeUnder(c1, c2, limit)
+			if whole && d != want || !whole && (d < limit || want < limit) {
+				t.Fatalf("pool of %d, cells %d and %d, limit %v: priced %v (whole %v), setCost's change %v", size, c1, c2, limit, d, whole, want)
+			}
+			if rng.IntN(3) == 0 { // keep it
+				sc.update(c1, c2)
+			} else {
+				sc.undo(c1, c2)
+				cells[c1], cells[c2] = cells[c2], cells[c1]
+			}
+		}
+		if near < 500 {
+			t.Fatalf("pool of %d: only %d exchanges of neighbours", size, near)
+		}
+		got := make([]int, m)
+		copy(got, cells)
+		sc.pieces(got)
+		if !slices.Equal(got, cells) {
+			t.Fatalf("pool of %d: the copy holds another arrangement than the exchanges made", size)
+		}
+	}
+}
+
 // TestRefusedFrom: a change at refusedFrom(t) gives d/t ≥ 40, where
 // metropolis refuses every draw but 0, at temperatures from 2⁻⁹⁰⁰ to 2¹⁰⁰⁰;
 // below, at 0 and at NaN no change reaches it.
