@@ -56,12 +56,18 @@ func (a *assembly) rejoinThen(cells []int, anneal bool) []int {
 	// spare core (a.spare): the one to come if this try loses.
 	var ahead, aheadCand []int
 	// early is cells' annealing, begun on the spare core (which the tries
-	// made ahead then leave to it).
+	// made ahead then leave to it): at a try's start or once its join is
+	// made if a core is spare then, else by the search that frees one
+	// while the try's repair runs (2026-12-07: the benchmark's MGC search
+	// ends during the fourth or fifth try).
 	var early *annealAhead
-	for i := 0; i < len(rejoinMins) && tries < rejoinTries; tries++ {
+	beginEarly := func() {
 		if anneal && early == nil && a.spare.any() && a.loosePool(cells) != nil {
 			early = a.annealAhead(cells)
 		}
+	}
+	for i := 0; i < len(rejoinMins) && tries < rejoinTries; tries++ {
+		beginEarly()
 		joined := ahead
 		if joined == nil {
 			joined = join(i)
@@ -74,13 +80,28 @@ func (a *assembly) rejoinThen(cells []int, anneal bool) []int {
 		}
 		repaired = append(repaired, joined)
 		if cand == nil {
+			beginEarly()
 			var next []int
 			if a.spare.any() && early == nil && i+1 < len(rejoinMins) && tries+1 < rejoinTries {
 				if next = join(i + 1); seen(next) {
 					next = nil // the next try skips it as a repeat
 				}
 			}
-			if next == nil {
+			if next == nil && anneal && early == nil && a.spare != nil {
+				held := cells
+				begun := make(chan *annealAhead, 1)
+				withdraw := a.spare.whenFree(func() {
+					var e *annealAhead
+					if a.loosePool(held) != nil {
+						e = a.annealAhead(held)
+					}
+					begun <- e
+				})
+				cand = a.reframe(slices.Clone(joined))
+				if withdraw() {
+					early = <-begun
+				}
+			} else if next == nil {
 				cand = a.reframe(slices.Clone(joined))
 			} else {
 				var nextCand []int

@@ -3,6 +3,7 @@ package solve
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -88,6 +89,37 @@ func TestRejoinSpareCore(t *testing.T) {
 	if atomic.LoadInt32(&spare.early) == 0 {
 		t.Error("no annealing begun ahead was kept: the test does not exercise the spare core's annealing")
 	}
+	// A core freed while a try's repair runs, as when the other search
+	// ends: the annealing begins on it at once, and the answer is the same.
+	late := &spareCores{}
+	freed, searched := make(chan bool), make(chan struct{})
+	go func() {
+		for {
+			late.mu.Lock()
+			waiting := len(late.waiting)
+			late.mu.Unlock()
+			if waiting > 0 {
+				late.free()
+				freed <- true
+				return
+			}
+			select {
+			case <-searched:
+				freed <- false
+				return
+			default:
+				runtime.Gosched()
+			}
+		}
+	}()
+	got, _ = arrangeSparing(n, sides, cm, false, beamWidth(n, false), late)
+	close(searched)
+	if !<-freed {
+		t.Fatal("no try waited for a spare core: the test does not exercise a core freed during a try")
+	}
+	if !slices.Equal(got, want) {
+		t.Fatal("with a core freed during a try the search ends at another answer")
+	}
 	a := newAssembly(n, sides, cm, false)
 	pool := a.loosePool(want)
 	shaken := slices.Clone(want)
@@ -101,6 +133,40 @@ func TestRejoinSpareCore(t *testing.T) {
 	stop.stop()
 	if got := a.annealUnless(slices.Clone(shaken), &stop); !slices.Equal(got, shaken) {
 		t.Fatal("an annealing stopped before it began changed its answer")
+	}
+}
+
+// TestSpareCoresWhenFree: work waiting for a spare core runs on the
+// goroutine that frees one, once; withdrawn before, never; asked for with a
+// core spare already, at once; and each wait is withdrawn on its own.
+func TestSpareCoresWhenFree(t *testing.T) {
+	s := &spareCores{}
+	ran := make(chan int, 4)
+	first := s.whenFree(func() { ran <- 1 })
+	second := s.whenFree(func() { ran <- 2 })
+	if second() {
+		t.Fatal("withdrawn before any core was freed, yet reported taken")
+	}
+	s.free()
+	if got := <-ran; got != 1 {
+		t.Fatalf("freeing a core ran work %d, want 1", got)
+	}
+	if !first() {
+		t.Fatal("run when a core was freed, yet reported not taken")
+	}
+	third := s.whenFree(func() { ran <- 3 })
+	if got := <-ran; got != 3 || !third() {
+		t.Fatalf("with a core spare already, ran work %d (want 3 at once)", got)
+	}
+	s.free()
+	select {
+	case got := <-ran:
+		t.Fatalf("work %d ran again, or after it was withdrawn", got)
+	default:
+	}
+	var none *spareCores
+	if none.whenFree(func() { t.Error("ran with no spare cores") })() {
+		t.Fatal("with no spare cores work was reported taken")
 	}
 }
 
