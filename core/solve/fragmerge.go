@@ -87,7 +87,7 @@ func (a *assembly) rejoinThen(cells []int, anneal bool) []int {
 					next = nil // the next try skips it as a repeat
 				}
 			}
-			if next == nil && anneal && early == nil && a.spare != nil {
+			if next == nil && anneal && early == nil && a.spare != nil && !a.spare.any() {
 				held := cells
 				begun := make(chan *annealAhead, 1)
 				withdraw := a.spare.whenFree(func() {
