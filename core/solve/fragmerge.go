@@ -87,22 +87,26 @@ func (a *assembly) rejoinThen(cells []int, anneal bool) []int {
 					next = nil // the next try skips it as a repeat
 				}
 			}
-			if next == nil && anneal && early == nil && a.spare != nil && !a.spare.any() {
-				held := cells
-				begun := make(chan *annealAhead, 1)
-				withdraw := a.spare.whenFree(func() {
-					var e *annealAhead
-					if a.loosePool(held) != nil {
-						e = a.annealAhead(held)
-					}
-					begun <- e
-				})
+			if next == nil {
+				// With no core spare yet, the one freed during the repair
+				// begins the annealing.
+				var withdraw func() bool
+				var begun chan *annealAhead
+				if anneal && early == nil && a.spare != nil && !a.spare.any() {
+					held := cells
+					begun = make(chan *annealAhead, 1)
+					withdraw = a.spare.whenFree(func() {
+						var e *annealAhead
+						if a.loosePool(held) != nil {
+							e = a.annealAhead(held)
+						}
+						begun <- e
+					})
+				}
 				cand = a.reframe(slices.Clone(joined))
-				if withdraw() {
+				if withdraw != nil && withdraw() {
 					early = <-begun
 				}
-			} else if next == nil {
-				cand = a.reframe(slices.Clone(joined))
 			} else {
 				var nextCand []int
 				parallelFor(2, func(k int) error {
