@@ -132,50 +132,83 @@ func cutOne(g *geometry, sheet *image.RGBA, id int) (*cutPiece, error) {
 		return sheet.Pix[i : i+3 : i+3]
 	}
 	// Under a label the flood compares each pixel with the labels drawn over
-	// the background (labelSeen).
+	// the background (labelSeen); elsewhere a pixel's colour alone says
+	// whether the flood may enter it, judged for the whole slot first in one
+	// sweep of its rows. The flood runs on the slot with a closed border of
+	// one pixel all round (state, row stride sw+2), so no step of it tests
+	// the slot's edges.
 	seen := newLabelSeen(g, id)
-	// Flood the background from the slot's border.
-	flooded := make([]bool, sw*sh)
+	const (
+		closed = iota
+		open   // background by its colour
+		ask    // under the labels' bounds: judged when the flood reaches it
+		filled // reached by the flood
+	)
+	stride := sw + 2
+	state := make([]uint8, stride*(sh+2))
+	for sy := range sh {
+		row := sheet.Pix[sheet.PixOffset(ox, oy+sy):]
+		st := state[(sy+1)*stride+1 : (sy+1)*stride+1+sw]
+		for sx := range st {
+			if floodable(row[4*sx : 4*sx+3 : 4*sx+3]) {
+				st[sx] = open
+			}
+		}
+	}
+	if r := seen.rect.Intersect(image.Rect(0, 0, sw, sh)); !r.Empty() {
+		for sy := r.Min.Y; sy < r.Max.Y; sy++ {
+			st := state[(sy+1)*stride:]
+			for sx := r.Min.X; sx < r.Max.X; sx++ {
+				st[sx+1] = ask
+			}
+		}
+	}
 	stack := make([]int32, 0, 2*(sw+sh))
-	push := func(sx, sy int) {
-		i := sy*sw + sx
-		if flooded[i] {
-			return
+	// reach floods pixel j (state open or ask) if it is background.
+	reach := func(j int) {
+		if state[j] == ask {
+			sx, sy := j%stride-1, j/stride-1
+			var ok bool
+			if k, under := seen.under(sx, sy); under {
+				ok = seen.background(k, pix(sx, sy))
+			} else {
+				ok = floodable(pix(sx, sy))
+			}
+			if !ok {
+				state[j] = closed
+				return
+			}
 		}
-		var ok bool
-		if k, under := seen.under(sx, sy); under {
-			ok = seen.background(k, pix(sx, sy))
-		} else {
-			ok = floodable(pix(sx, sy))
-		}
-		if ok {
-			flooded[i] = true
-			stack = append(stack, int32(i))
-		}
+		state[j] = filled
+		stack = append(stack, int32(j))
 	}
-	for sx := 0; sx < sw; sx++ {
-		push(sx, 0)
-		push(sx, sh-1)
-	}
-	for sy := 0; sy < sh; sy++ {
-		push(0, sy)
-		push(sw-1, sy)
+	// Flood the background from the slot's border.
+	for _, j := range slotBorder(sw, sh, stride) {
+		if v := state[j]; v == open || v == ask {
+			reach(j)
+		}
 	}
 	for len(stack) > 0 {
-		i := int(stack[len(stack)-1])
+		j := int(stack[len(stack)-1])
 		stack = stack[:len(stack)-1]
-		sx, sy := i%sw, i/sw
-		if sx > 0 {
-			push(sx-1, sy)
+		if v := state[j-1]; v == open || v == ask {
+			reach(j - 1)
 		}
-		if sx < sw-1 {
-			push(sx+1, sy)
+		if v := state[j+1]; v == open || v == ask {
+			reach(j + 1)
 		}
-		if sy > 0 {
-			push(sx, sy-1)
+		if v := state[j-stride]; v == open || v == ask {
+			reach(j - stride)
 		}
-		if sy < sh-1 {
-			push(sx, sy+1)
+		if v := state[j+stride]; v == open || v == ask {
+			reach(j + stride)
+		}
+	}
+	flooded := make([]bool, sw*sh)
+	for sy := range sh {
+		st := state[(sy+1)*stride+1 : (sy+1)*stride+1+sw]
+		for sx, v := range st {
+			flooded[sy*sw+sx] = v == filled
 		}
 	}
 	if seen.drawn {
@@ -207,8 +240,13 @@ func cutOne(g *geometry, sheet *image.RGBA, id int) (*cutPiece, error) {
 	// A label hides the picture under it: the piece's own over the whole
 	// of its bounds, a neighbour's where it spills into the slot.
 	lb := g.labels.Bounds(id).Add(image.Pt(g.offX, g.offY))
-	for sy := range sh {
-		for sx := range sw {
+	hidden := lb
+	if seen.drawn {
+		hidden = hidden.Union(seen.rect)
+	}
+	hidden = hidden.Intersect(image.Rect(0, 0, sw, sh))
+	for sy := hidden.Min.Y; sy < hidden.Max.Y; sy++ {
+		for sx := hidden.Min.X; sx < hidden.Max.X; sx++ {
 			q := image.Point{sx, sy}
 			if i := sy*sw + sx; p.kind[i] != pxOutside && (q.In(lb) || seen.drawn && seen.covers(q)) {
 				p.kind[i] = pxLabel
@@ -225,6 +263,19 @@ func cutOne(g *geometry, sheet *image.RGBA, id int) (*cutPiece, error) {
 		p.sides, p.unread = puzzle.Sides{}, fmt.Errorf("piece %d: %w", id, p.unread)
 	}
 	return p, nil
+}
+
+// slotBorder lists the pixels along a sw×sh slot's edges, as indices of a
+// grid of row stride stride with a border of one pixel all round.
+func slotBorder(sw, sh, stride int) []int {
+	js := make([]int, 0, 2*(sw+sh))
+	for sx := 1; sx <= sw; sx++ {
+		js = append(js, stride+sx, sh*stride+sx)
+	}
+	for sy := 1; sy <= sh; sy++ {
+		js = append(js, sy*stride+1, sy*stride+sw)
+	}
+	return js
 }
 
 // readSides classifies each side of a cut piece from its silhouette. A tab
@@ -358,8 +409,8 @@ func refineRing(p *cutPiece, sw, sh int) {
 	inner := func(x, y int) bool {
 		return x >= 0 && y >= 0 && x < sw && y < sh && p.kind[y*sw+x] == pxInner
 	}
-	out := make([]float32, 0, 64)
-	var idx []int
+	out := make([]float32, 0, 3*2*(sw+sh))
+	idx := make([]int, 0, 2*(sw+sh))
 	for y := 0; y < sh; y++ {
 		for x := 0; x < sw; x++ {
 			i := y*sw + x
@@ -377,11 +428,11 @@ func refineRing(p *cutPiece, sw, sh int) {
 				if !inner(x1, y1) {
 					continue
 				}
-				j1 := y1*sw + x1
+				j1, j2, two := y1*sw+x1, y2*sw+x2, inner(x2, y2)
 				for c := range 3 {
 					v := p.rgb[3*j1+c]
-					if inner(x2, y2) {
-						v = 2*v - p.rgb[3*(y2*sw+x2)+c]
+					if two {
+						v = 2*v - p.rgb[3*j2+c]
 					}
 					sum[c] += v
 				}
